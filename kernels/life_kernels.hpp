@@ -1,0 +1,79 @@
+// life_kernels.hpp — the plain host-side interface to the device code in kernels/*.cu.
+//
+// Host code (src/sim, src/render) includes this header only; every <<<>>> lives in a launch_*
+// function in a .cu file. Every launch_* checks cudaGetLastError() after its launch and throws
+// ls::DeviceError (via CUDA_CHECK) on failure. All work is enqueued on `stream`; nothing blocks.
+//
+// Layouts (all row-major, toroidal, W and H multiples of 32):
+//   int32_cells  one int32 per cell (0/1)          — `naive`
+//   byte_cells   one uint8 per cell (0/1)           — `global`, `shared`, `iterate`
+//   bit_cells    one bit per cell, W/32 uint32 words per row, bit i of word j = cell 32j+i
+//                (the host Lattice's layout)        — `bitpacked`
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ls::kernels {
+
+enum class Layout { int32_cells, byte_cells, bit_cells };
+
+/// Bytes one W x H lattice takes in `layout`.
+std::size_t layout_bytes(Layout layout, int width, int height);
+
+/// Rule masks: bit n set = born / survives with n live neighbours.
+struct RuleMasks {
+  std::uint32_t birth;
+  std::uint32_t survive;
+};
+
+// One generation per launch, in -> out (out != in).
+void launch_step_naive(const std::int32_t* in, std::int32_t* out, int width, int height, RuleMasks rule,
+                       cudaStream_t stream);
+void launch_step_global(const std::uint8_t* in, std::uint8_t* out, int width, int height, RuleMasks rule,
+                        cudaStream_t stream);
+void launch_step_shared(const std::uint8_t* in, std::uint8_t* out, int width, int height, RuleMasks rule,
+                        cudaStream_t stream);
+// k generations (1..64) in one launch, in -> out; the result equals k single steps exactly.
+void launch_step_iterate(const std::uint8_t* in, std::uint8_t* out, int width, int height, RuleMasks rule,
+                         int k, cudaStream_t stream);
+void launch_step_bitpacked(const std::uint32_t* in, std::uint32_t* out, int width, int height, RuleMasks rule,
+                           int k, cudaStream_t stream);
+
+/// The random fill of splitmix.hpp, written straight into `dst` in `layout`.
+void launch_random_fill(Layout layout, void* dst, int width, int height, std::uint64_t threshold, bool all,
+                        std::uint64_t seed, cudaStream_t stream);
+/// Converts a lattice between layouts (src and dst distinct buffers; same layout = copy).
+void launch_convert(Layout from, const void* src, Layout to, void* dst, int width, int height,
+                    cudaStream_t stream);
+/// Sets one cell (x, y already wrapped into range).
+void launch_set_cell(Layout layout, void* cells, int width, int height, int x, int y, bool alive,
+                     cudaStream_t stream);
+
+/// Population and state hash of a lattice, accumulated on the device into `result` (device
+/// memory, two uint64: [0] population, [1] hash including the W x H base term). `result` is
+/// zeroed by the launch itself (memsetAsync on `stream`), so one call gives one answer.
+void launch_summary(Layout layout, const void* cells, int width, int height, std::uint64_t* result,
+                    cudaStream_t stream);
+
+/// How a tile samples its lattice: texture pixel (px, py) covers lattice cells starting at
+/// (origin_x + px * cells_per_pixel, origin_y + py * cells_per_pixel) (wrapping on the torus).
+/// cells_per_pixel < 1 zooms in (each cell is 1/cells_per_pixel pixels wide).
+struct TileView {
+  double origin_x = 0;
+  double origin_y = 0;
+  double cells_per_pixel = 1;
+  bool grid_lines = false;      // zoomed in far enough: draw thin lines between cells
+  std::uint32_t live_rgba = 0;  // colours packed as 0xAABBGGRR (RGBA8 in memory order)
+  std::uint32_t dead_rgba = 0;
+  std::uint32_t grid_rgba = 0;
+};
+
+/// Renders a tile into a CUDA surface bound to an RGBA8 GL texture of tex_width x tex_height.
+/// Zoomed out, a pixel shades by the fraction of live cells under it; zoomed in, crisp cells.
+void launch_render_tile(Layout layout, const void* cells, int width, int height, cudaSurfaceObject_t surface,
+                        int tex_width, int tex_height, const TileView& view, cudaStream_t stream);
+
+}  // namespace ls::kernels

@@ -1,0 +1,70 @@
+// cpu_engine.hpp — the CPU reference engine: exact for any Life-like rule on the torus,
+// bit-parallel (32 cells per word, bit-sliced neighbour counts) and multi-threaded.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "core/stats.hpp"
+
+namespace ls {
+
+/// One generation of `in` into `out` (same size; out is resized if needed). threads = 0: all cores.
+void cpu_step(const Lattice& in, Lattice& out, const Rule& rule, int threads = 0);
+
+/// `generations` generations in place.
+void cpu_run(Lattice& lattice, const Rule& rule, long long generations, int threads = 0);
+
+/// The Engine on the host. Variants are kept and reported per instance (scripts and the panel
+/// behave the same on both backends) but every variant runs the CPU reference. step() runs
+/// synchronously; its timings are wall-clock times of each instance's step.
+class CpuEngine final : public Engine {
+ public:
+  explicit CpuEngine(int threads = 0);
+  ~CpuEngine() override;
+
+  std::string backend() const override { return "cpu"; }
+  std::string device_name() const override;
+  std::size_t size() const override { return instances_.size(); }
+
+  void add(const InstanceSpec& spec) override;
+  void remove(std::size_t index) override;
+  void replace(std::size_t index, const InstanceSpec& spec) override;
+  void set_variant(std::size_t index, Variant variant) override;
+  void set_rule(std::size_t index, const Rule& rule) override;
+  void set_generations_per_launch(std::size_t index, int k) override;
+  void set_cell(std::size_t index, int x, int y, bool alive) override;
+  void set_stream_mode(StreamMode mode) override { mode_ = mode; }
+  StreamMode stream_mode() const override { return mode_; }
+
+  void step(int generations) override;
+  std::uint64_t host_syncs_in_last_step() const override { return 0; }
+
+  void request_summaries() override;
+  InstanceStatus status(std::size_t index) const override;
+  FrameTimings frame_timings() const override { return frame_; }
+
+  Lattice read(std::size_t index) override;
+  StateSummary summarize(std::size_t index) override;
+  void finish() override {}
+
+  /// The current state, for the renderer's texture upload (valid until the next mutating call).
+  const Lattice& lattice(std::size_t index) const;
+  /// The renderer reports the time it spent drawing an instance (the "display" slot).
+  void record_display_ms(std::size_t index, double ms);
+
+ private:
+  struct Instance;
+  std::unique_ptr<Instance> make_instance(const InstanceSpec& spec) const;
+  Instance& at(std::size_t index);
+  const Instance& at(std::size_t index) const;
+
+  int threads_;
+  StreamMode mode_ = StreamMode::per_instance;
+  std::vector<std::unique_ptr<Instance>> instances_;
+  FrameTimings frame_;
+  std::uint64_t next_origin_ = 1;
+};
+
+}  // namespace ls

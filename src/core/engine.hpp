@@ -1,0 +1,142 @@
+// engine.hpp — the abstract simulation engine: N Life instances advanced together.
+//
+// Contract (shared by CpuEngine in core and CudaEngine in sim; the app, the script runner and the
+// CLI drive either through this interface only):
+//  * Instances are numbered 0..size()-1; add() appends, remove() shifts later ones down.
+//  * step(n) advances every instance by exactly n generations, so all instances that stood at
+//    the same generation still do. On CUDA it only enqueues work on the instances' streams and
+//    never blocks (host_syncs_in_last_step() says how many blocking calls it made: 0 expected).
+//  * Every mutating call has the strong guarantee: on any error (InputError for bad input,
+//    including sizes that do not fit in memory, with how much was asked and how much is free;
+//    DeviceError for device failures) the engine is exactly as it was.
+//  * set_variant() keeps the state exactly (same hash before and after).
+//  * read()/summarize()/finish() block; they are for saving, tests and the CLI, not the frame loop.
+//    request_summaries() + status().summary give the same figures without blocking.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "core/lattice.hpp"
+#include "core/rule.hpp"
+
+namespace ls {
+
+enum class Variant { naive, global, shared, iterate, bitpacked };
+inline constexpr std::array<Variant, 5> kAllVariants = {Variant::naive, Variant::global, Variant::shared,
+                                                        Variant::iterate, Variant::bitpacked};
+std::string_view variant_name(Variant v);
+std::optional<Variant> parse_variant(std::string_view name);
+/// Variants that run several generations per launch (generations_per_launch applies).
+inline bool variant_iterates(Variant v) { return v == Variant::iterate || v == Variant::bitpacked; }
+
+enum class StreamMode { per_instance, shared };
+std::string_view stream_mode_name(StreamMode m);  // "per-instance" | "shared"
+std::optional<StreamMode> parse_stream_mode(std::string_view name);
+
+inline constexpr int kMaxGenerationsPerLaunch = 64;
+
+struct RandomInit {
+  double density = 0.25;
+  std::uint64_t seed = 1;
+};
+/// Start from another instance's current state (and generation).
+struct CopyInit {
+  std::size_t source = 0;
+};
+/// Initial state: a random soup, a given lattice (its size wins over the spec's), or a copy.
+using InitialState = std::variant<RandomInit, Lattice, CopyInit>;
+
+struct InstanceSpec {
+  int width = 1024;
+  int height = 1024;
+  Rule rule;
+  Variant variant = Variant::bitpacked;
+  int generations_per_launch = 16;
+  InitialState init = RandomInit{};
+};
+
+/// The cross-check origin of a random or lattice start: equal for equal starts (size, density,
+/// seed or cells) under equal rules, so instances started alike can be compared. A copy takes its
+/// source's origin; an edit (set_cell, set_rule, replace) gives an instance a fresh unique one.
+std::uint64_t start_origin(const InstanceSpec& spec);
+/// A unique origin for edited instances (never equal to a start_origin value).
+std::uint64_t unique_origin();
+
+struct StateSummary {
+  std::uint64_t generation = 0;
+  std::uint64_t population = 0;
+  std::uint64_t hash = 0;
+};
+
+/// Rolling statistics over the last kTimingWindow frames (milliseconds).
+struct StatSummary {
+  double last = 0, mean = 0, std = 0, min = 0, max = 0;
+  int samples = 0;
+};
+inline constexpr int kTimingWindow = 120;
+
+struct InstanceStatus {
+  int width = 0;
+  int height = 0;
+  Rule rule;
+  Variant variant = Variant::bitpacked;
+  int generations_per_launch = 1;
+  std::uint64_t generation = 0;  // generations enqueued so far
+  /// Instances with the same origin started from one state under one rule and have not been
+  /// edited since: at the same generation their hashes must agree (the cross-check).
+  std::uint64_t origin = 0;
+  /// The newest summary the device has finished (may lag `generation` by a frame or two).
+  std::optional<StateSummary> summary;
+  StatSummary step_ms;
+  StatSummary display_ms;
+  double cups = 0;  // cell updates per second from the mean step time
+};
+
+struct FrameTimings {
+  bool valid = false;
+  double gpu_span_ms = 0;  // earliest start to latest end over all streams
+  double busy_ms = 0;      // sum of the streams' busy time
+  double concurrency = 0;  // busy / span
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  Engine() = default;
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  virtual std::string backend() const = 0;  // "cpu" | "cuda"
+  virtual std::string device_name() const = 0;
+  virtual std::size_t size() const = 0;
+
+  virtual void add(const InstanceSpec& spec) = 0;
+  virtual void remove(std::size_t index) = 0;
+  /// Rebuilds instance `index` from `spec` (new size, new soup, loaded pattern); generation 0.
+  virtual void replace(std::size_t index, const InstanceSpec& spec) = 0;
+  virtual void set_variant(std::size_t index, Variant variant) = 0;
+  virtual void set_rule(std::size_t index, const Rule& rule) = 0;
+  virtual void set_generations_per_launch(std::size_t index, int k) = 0;  // 1..64
+  virtual void set_cell(std::size_t index, int x, int y, bool alive) = 0;
+  virtual void set_stream_mode(StreamMode mode) = 0;
+  virtual StreamMode stream_mode() const = 0;
+
+  virtual void step(int generations) = 0;
+  virtual std::uint64_t host_syncs_in_last_step() const = 0;
+
+  virtual void request_summaries() = 0;
+  virtual InstanceStatus status(std::size_t index) const = 0;
+  virtual FrameTimings frame_timings() const = 0;
+
+  virtual Lattice read(std::size_t index) = 0;
+  virtual StateSummary summarize(std::size_t index) = 0;
+  virtual void finish() = 0;
+};
+
+}  // namespace ls

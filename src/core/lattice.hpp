@@ -1,0 +1,66 @@
+// lattice.hpp — a toroidal W x H Life lattice on the host, one bit per cell.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/pattern.hpp"
+
+namespace ls {
+
+/// Lattice sizes: multiples of 32, at least 32 on each side.
+inline constexpr int kLatticeAlign = 32;
+/// Throws InputError unless w and h are multiples of 32, >= 32 and <= kMaxLatticeSide.
+void check_lattice_size(long long w, long long h);
+inline constexpr long long kMaxLatticeSide = 1 << 20;
+
+/// Bit layout (shared with the device's `bitpacked` layout and used for uploads/downloads):
+/// row-major, W/32 32-bit words per row; bit i of word j in row y is cell (32*j + i, y).
+class Lattice {
+ public:
+  Lattice() = default;
+  Lattice(int width, int height);  // all dead; throws InputError on a bad size
+
+  int width() const { return width_; }
+  int height() const { return height_; }
+  int words_per_row() const { return width_ / 32; }
+  std::uint32_t* row(int y) { return words_.data() + static_cast<std::size_t>(y) * words_per_row(); }
+  const std::uint32_t* row(int y) const {
+    return words_.data() + static_cast<std::size_t>(y) * words_per_row();
+  }
+  std::vector<std::uint32_t>& words() { return words_; }
+  const std::vector<std::uint32_t>& words() const { return words_; }
+
+  /// Coordinates wrap around the torus (any int is accepted).
+  bool get(long long x, long long y) const;
+  void set(long long x, long long y, bool alive);
+  void clear();
+
+  std::uint64_t population() const;
+  /// The state hash (see splitmix.hpp).
+  std::uint64_t hash() const;
+
+  /// Sets the pattern's live cells with the box's top-left at (x, y), wrapping on the torus.
+  void place(const Pattern& pattern, long long x, long long y);
+  /// Places the pattern centred: top-left at ((W - w) / 2, (H - h) / 2). Throws InputError if
+  /// the pattern's box is larger than the lattice.
+  void place_centred(const Pattern& pattern);
+
+  /// The random fill (see splitmix.hpp).
+  static Lattice random(int width, int height, double density, std::uint64_t seed);
+
+  /// The live cells' bounding box as a pattern (pos = its top-left in lattice coordinates;
+  /// an empty lattice gives a 0 x 0 pattern at 0,0).
+  Pattern to_pattern() const;
+
+  friend bool operator==(const Lattice& a, const Lattice& b) {
+    return a.width_ == b.width_ && a.height_ == b.height_ && a.words_ == b.words_;
+  }
+
+ private:
+  int width_ = 0;
+  int height_ = 0;
+  std::vector<std::uint32_t> words_;
+};
+
+}  // namespace ls
