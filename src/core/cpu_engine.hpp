@@ -44,6 +44,9 @@ class CpuEngine final : public Engine {
   void request_summaries() override;
   InstanceStatus status(std::size_t index) const override;
   FrameTimings frame_timings() const override { return frame_; }
+  std::vector<TimelineBar> timeline() const override { return timeline_; }
+  void begin_display(std::size_t index) override;
+  void end_display(std::size_t index) override;
 
   Lattice read(std::size_t index) override;
   StateSummary summarize(std::size_t index) override;
@@ -51,8 +54,6 @@ class CpuEngine final : public Engine {
 
   /// The current state, for the renderer's texture upload (valid until the next mutating call).
   const Lattice& lattice(std::size_t index) const;
-  /// The renderer reports the time it spent drawing an instance (the "display" slot).
-  void record_display_ms(std::size_t index, double ms);
 
  private:
   struct Instance;
@@ -64,6 +65,8 @@ class CpuEngine final : public Engine {
   StreamMode mode_ = StreamMode::per_instance;
   std::vector<std::unique_ptr<Instance>> instances_;
   FrameTimings frame_;
+  std::vector<TimelineBar> timeline_;
+  double frame_start_ = 0;  // steady-clock ms at the start of the current frame's step()
   std::uint64_t next_origin_ = 1;
 };
 

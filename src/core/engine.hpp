@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "core/lattice.hpp"
 #include "core/rule.hpp"
@@ -105,6 +106,17 @@ struct FrameTimings {
   double concurrency = 0;  // busy / span
 };
 
+/// One bar of the frame timeline: work of one instance on one stream, in ms from the frame's
+/// start (the earliest start event of that frame).
+struct TimelineBar {
+  enum class Kind { step, display };
+  std::size_t instance = 0;
+  int stream = 0;  // row: the instance's stream, or 0 for everything in shared stream mode
+  Kind kind = Kind::step;
+  double start_ms = 0;
+  double end_ms = 0;
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -133,6 +145,13 @@ class Engine {
   virtual void request_summaries() = 0;
   virtual InstanceStatus status(std::size_t index) const = 0;
   virtual FrameTimings frame_timings() const = 0;
+  /// The bars of the newest frame whose timings are complete (read a frame or two late).
+  virtual std::vector<TimelineBar> timeline() const = 0;
+
+  /// The renderer brackets the display work of an instance in each frame (after step()):
+  /// on CUDA these record events on the instance's stream; on the CPU they read the clock.
+  virtual void begin_display(std::size_t index) = 0;
+  virtual void end_display(std::size_t index) = 0;
 
   virtual Lattice read(std::size_t index) = 0;
   virtual StateSummary summarize(std::size_t index) = 0;
