@@ -1,0 +1,74 @@
+// cuda_engine.hpp — the Engine on one CUDA device: instances with their own non-blocking streams,
+// double-buffered device lattices, per-instance variants and event timings.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "life_kernels.hpp"
+
+namespace ls {
+
+/// Number of usable CUDA devices; 0 (and the reason in *why_none) when there is no driver or
+/// device. Never throws.
+int cuda_device_count(std::string* why_none = nullptr);
+
+/// What the renderer needs to draw an instance from the device: its current (front) lattice and
+/// the stream its work runs on. Valid until the next mutating engine call or step().
+struct DeviceLatticeView {
+  kernels::Layout layout = kernels::Layout::bit_cells;
+  const void* cells = nullptr;
+  int width = 0;
+  int height = 0;
+  cudaStream_t stream = nullptr;
+};
+
+class CudaEngine final : public Engine {
+ public:
+  /// Throws DeviceError if the device cannot be used.
+  explicit CudaEngine(int device = 0);
+  ~CudaEngine() override;
+
+  std::string backend() const override { return "cuda"; }
+  std::string device_name() const override;
+  std::size_t size() const override;
+
+  void add(const InstanceSpec& spec) override;
+  void remove(std::size_t index) override;
+  void replace(std::size_t index, const InstanceSpec& spec) override;
+  void set_variant(std::size_t index, Variant variant) override;
+  void set_rule(std::size_t index, const Rule& rule) override;
+  void set_generations_per_launch(std::size_t index, int k) override;
+  void set_cell(std::size_t index, int x, int y, bool alive) override;
+  void set_stream_mode(StreamMode mode) override;
+  StreamMode stream_mode() const override;
+
+  void step(int generations) override;
+  std::uint64_t host_syncs_in_last_step() const override;
+
+  void request_summaries() override;
+  InstanceStatus status(std::size_t index) const override;
+  FrameTimings frame_timings() const override;
+  std::vector<TimelineBar> timeline() const override;
+  void begin_display(std::size_t index) override;
+  void end_display(std::size_t index) override;
+
+  Lattice read(std::size_t index) override;
+  StateSummary summarize(std::size_t index) override;
+  void finish() override;
+
+  /// For the renderer (src/render): the instance's front lattice and stream.
+  DeviceLatticeView device_view(std::size_t index) const;
+  int device() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ls
