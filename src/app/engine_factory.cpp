@@ -1,0 +1,46 @@
+// engine_factory.cpp — engine selection; the only place app code names a concrete engine.
+#include "app/engine_factory.hpp"
+
+#include <string>
+
+#include "core/cpu_engine.hpp"
+#include "core/error.hpp"
+#if defined(LIFESTREAMS_HAVE_CUDA)
+#include "sim/cuda_engine.hpp"
+#endif
+
+namespace ls {
+
+bool build_has_cuda() {
+#if defined(LIFESTREAMS_HAVE_CUDA)
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::unique_ptr<Engine> make_engine(std::string_view backend, int device) {
+  if (backend != "auto" && backend != "cpu" && backend != "cuda") {
+    throw InputError("--backend " + std::string(backend) + ": expected auto, cpu or cuda");
+  }
+  if (device < 0) throw InputError("--device " + std::to_string(device) + ": must be 0 or more");
+  if (backend == "cpu") return std::make_unique<CpuEngine>();
+#if defined(LIFESTREAMS_HAVE_CUDA)
+  std::string why;
+  const int count = cuda_device_count(&why);
+  if (count == 0) {
+    if (backend == "cuda") throw DeviceError("--backend cuda: no usable CUDA device (" + why + ")");
+    return std::make_unique<CpuEngine>();
+  }
+  if (device >= count) {
+    throw InputError("--device " + std::to_string(device) + ": there " + (count == 1 ? "is " : "are ") +
+                     std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s") + " (numbered from 0)");
+  }
+  return std::make_unique<CudaEngine>(device);
+#else
+  if (backend == "cuda") throw DeviceError("--backend cuda: this build has no CUDA engine (no CUDA compiler was found)");
+  return std::make_unique<CpuEngine>();
+#endif
+}
+
+}  // namespace ls

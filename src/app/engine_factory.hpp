@@ -1,0 +1,19 @@
+// engine_factory.hpp — picks the engine for --backend auto|cpu|cuda and --device N.
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "core/engine.hpp"
+
+namespace ls {
+
+/// "auto": CUDA when this build has it and a device is usable, else the CPU engine.
+/// "cuda": the CUDA engine on `device`; DeviceError when there is none (never a silent fall-back).
+/// "cpu": the CPU reference engine. Any other name, or a device number out of range: InputError.
+std::unique_ptr<Engine> make_engine(std::string_view backend, int device);
+
+/// Whether this build contains the CUDA engine.
+bool build_has_cuda();
+
+}  // namespace ls

@@ -1,0 +1,338 @@
+// cpu_engine.cpp — the CPU reference: bit-sliced Life-like steps on 32-cell words, rows split
+// across threads; and the Engine built on it.
+#include "core/cpu_engine.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <new>
+#include <string>
+#include <thread>
+
+#include "core/error.hpp"
+
+namespace ls {
+
+namespace {
+
+// Adds one bit plane to a bit-sliced counter (c0 = 1s, c1 = 2s, c2 = 4s, c3 = 8s). Counts never
+// exceed 8, so the 8s plane needs no carry out.
+inline void add_plane(std::uint32_t x, std::uint32_t& c0, std::uint32_t& c1, std::uint32_t& c2,
+                      std::uint32_t& c3) {
+  std::uint32_t k = c0 & x;
+  c0 ^= x;
+  const std::uint32_t k1 = c1 & k;
+  c1 ^= k;
+  const std::uint32_t k2 = c2 & k1;
+  c2 ^= k1;
+  c3 |= k2;
+}
+
+// One row of words: above/here/below are whole rows (wpr words), out receives the next state.
+void step_row(const std::uint32_t* above, const std::uint32_t* here, const std::uint32_t* below,
+              std::uint32_t* out, int wpr, const Rule& rule) {
+  // The masks for "count == n" are combined per rule: precompute which n matter for each state.
+  for (int j = 0; j < wpr; ++j) {
+    const int jl = j == 0 ? wpr - 1 : j - 1;
+    const int jr = j == wpr - 1 ? 0 : j + 1;
+    const std::uint32_t* rows[3] = {above, here, below};
+    std::uint32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+    for (int r = 0; r < 3; ++r) {
+      const std::uint32_t m = rows[r][j];
+      // West neighbour of bit i is bit i-1 (bit 31 of the word to the left for i = 0).
+      const std::uint32_t west = (m << 1) | (rows[r][jl] >> 31);
+      const std::uint32_t east = (m >> 1) | (rows[r][jr] << 31);
+      add_plane(west, c0, c1, c2, c3);
+      add_plane(east, c0, c1, c2, c3);
+      if (r != 1) add_plane(m, c0, c1, c2, c3);
+    }
+    const std::uint32_t alive = here[j];
+    std::uint32_t next = 0;
+    for (int n = 0; n <= 8; ++n) {
+      const bool born = (rule.birth >> n) & 1u;
+      const bool stays = (rule.survive >> n) & 1u;
+      if (!born && !stays) continue;
+      const std::uint32_t eq = ((n & 1) ? c0 : ~c0) & ((n & 2) ? c1 : ~c1) & ((n & 4) ? c2 : ~c2) &
+                               ((n & 8) ? c3 : ~c3);
+      if (born) next |= eq & ~alive;
+      if (stays) next |= eq & alive;
+    }
+    out[j] = next;
+  }
+}
+
+int thread_count(int requested, int rows) {
+  int n = requested > 0 ? requested : static_cast<int>(std::thread::hardware_concurrency());
+  n = std::max(1, n);
+  // Below a few thousand words a thread costs more than it saves.
+  return std::min(n, std::max(1, rows / 64));
+}
+
+double now_ms() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+void cpu_step(const Lattice& in, Lattice& out, const Rule& rule, int threads) {
+  if (out.width() != in.width() || out.height() != in.height()) out = Lattice(in.width(), in.height());
+  const int h = in.height();
+  const int wpr = in.words_per_row();
+  auto work = [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y) {
+      step_row(in.row((y + h - 1) % h), in.row(y), in.row((y + 1) % h), out.row(y), wpr, rule);
+    }
+  };
+  const int n = thread_count(threads, h);
+  if (n == 1) {
+    work(0, h);
+    return;
+  }
+  std::vector<std::thread> pool;
+  pool.reserve(static_cast<std::size_t>(n - 1));
+  for (int t = 1; t < n; ++t) pool.emplace_back(work, h * t / n, h * (t + 1) / n);
+  work(0, h / n);
+  for (auto& th : pool) th.join();
+}
+
+void cpu_run(Lattice& lattice, const Rule& rule, long long generations, int threads) {
+  Lattice tmp(lattice.width(), lattice.height());
+  for (long long g = 0; g < generations; ++g) {
+    cpu_step(lattice, tmp, rule, threads);
+    std::swap(lattice, tmp);
+  }
+}
+
+struct CpuEngine::Instance {
+  Lattice cells;
+  Lattice scratch;
+  Rule rule;
+  Variant variant = Variant::bitpacked;
+  int k = 1;
+  std::uint64_t generation = 0;
+  std::uint64_t origin = 0;
+  std::optional<StateSummary> summary;
+  RollingStats step_ms;
+  RollingStats display_ms;
+  double display_start = 0;
+  double last_step_start = 0;
+  double last_step_end = 0;
+  double last_display_start = -1;
+  double last_display_end = -1;
+  long long last_generations = 0;
+};
+
+namespace {
+// Bytes of host memory still available (MemAvailable), or 0 when unknown.
+std::uint64_t host_memory_available() {
+  std::ifstream f("/proc/meminfo");
+  std::string key;
+  std::uint64_t kb = 0;
+  std::string unit;
+  while (f >> key >> kb >> unit) {
+    if (key == "MemAvailable:") return kb * 1024;
+  }
+  return 0;
+}
+
+void check_index(std::size_t index, std::size_t size) {
+  if (index >= size) {
+    throw InputError("instance " + std::to_string(index) + " does not exist (there are " + std::to_string(size) +
+                     ")");
+  }
+}
+
+void check_k(int k) {
+  if (k < 1 || k > kMaxGenerationsPerLaunch) {
+    throw InputError("generations per launch " + std::to_string(k) + " is outside 1.." +
+                     std::to_string(kMaxGenerationsPerLaunch));
+  }
+}
+}  // namespace
+
+CpuEngine::CpuEngine(int threads) : threads_(threads) {}
+CpuEngine::~CpuEngine() = default;
+
+std::string CpuEngine::device_name() const {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(colon + 2);
+    }
+  }
+  return "CPU";
+}
+
+std::unique_ptr<CpuEngine::Instance> CpuEngine::make_instance(const InstanceSpec& spec) const {
+  check_k(spec.generations_per_launch);
+  auto inst = std::make_unique<Instance>();
+  inst->rule = spec.rule;
+  inst->variant = spec.variant;
+  inst->k = spec.generations_per_launch;
+  int w = spec.width, h = spec.height;
+  if (const auto* l = std::get_if<Lattice>(&spec.init)) {
+    w = l->width();
+    h = l->height();
+  }
+  check_lattice_size(w, h);
+  // Two lattices of one bit per cell; refuse before allocating what the machine does not have.
+  const std::uint64_t need = 2ull * static_cast<std::uint64_t>(w) * static_cast<std::uint64_t>(h) / 8;
+  const std::uint64_t avail = host_memory_available();
+  if (avail != 0 && need > avail) {
+    throw InputError("lattice " + std::to_string(w) + "x" + std::to_string(h) + " needs " +
+                     std::to_string(need >> 20) + " MiB of host memory; " + std::to_string(avail >> 20) +
+                     " MiB free");
+  }
+  try {
+    if (const auto* r = std::get_if<RandomInit>(&spec.init)) {
+      inst->cells = Lattice::random(w, h, r->density, r->seed);
+      inst->origin = start_origin(spec);
+    } else if (const auto* l = std::get_if<Lattice>(&spec.init)) {
+      inst->cells = *l;
+      inst->origin = start_origin(spec);
+    } else {
+      const auto& c = std::get<CopyInit>(spec.init);
+      check_index(c.source, instances_.size());
+      const Instance& src = *instances_[c.source];
+      inst->cells = src.cells;
+      inst->generation = src.generation;
+      inst->origin = src.rule == spec.rule ? src.origin : unique_origin();
+    }
+    inst->scratch = Lattice(inst->cells.width(), inst->cells.height());
+  } catch (const std::bad_alloc&) {
+    throw InputError("lattice " + std::to_string(w) + "x" + std::to_string(h) + " does not fit in host memory (" +
+                     std::to_string(need >> 20) + " MiB asked)");
+  }
+  return inst;
+}
+
+CpuEngine::Instance& CpuEngine::at(std::size_t index) {
+  check_index(index, instances_.size());
+  return *instances_[index];
+}
+const CpuEngine::Instance& CpuEngine::at(std::size_t index) const {
+  check_index(index, instances_.size());
+  return *instances_[index];
+}
+
+void CpuEngine::add(const InstanceSpec& spec) {
+  auto inst = make_instance(spec);
+  instances_.push_back(std::move(inst));
+}
+
+void CpuEngine::remove(std::size_t index) {
+  check_index(index, instances_.size());
+  instances_.erase(instances_.begin() + static_cast<std::ptrdiff_t>(index));
+}
+
+void CpuEngine::replace(std::size_t index, const InstanceSpec& spec) {
+  check_index(index, instances_.size());
+  instances_[index] = make_instance(spec);
+}
+
+void CpuEngine::set_variant(std::size_t index, Variant variant) { at(index).variant = variant; }
+
+void CpuEngine::set_rule(std::size_t index, const Rule& rule) {
+  Instance& inst = at(index);
+  if (inst.rule == rule) return;
+  inst.rule = rule;
+  inst.origin = unique_origin();
+}
+
+void CpuEngine::set_generations_per_launch(std::size_t index, int k) {
+  check_k(k);
+  at(index).k = k;
+}
+
+void CpuEngine::set_cell(std::size_t index, int x, int y, bool alive) {
+  Instance& inst = at(index);
+  if (inst.cells.get(x, y) == alive) return;
+  inst.cells.set(x, y, alive);
+  inst.origin = unique_origin();
+}
+
+void CpuEngine::step(int generations) {
+  // Close the previous frame: its bars and its span (steps and display brackets).
+  if (!instances_.empty() && frame_start_ > 0) {
+    timeline_.clear();
+    double begin = 1e300, end = -1e300, busy = 0;
+    for (std::size_t i = 0; i < instances_.size(); ++i) {
+      const Instance& in = *instances_[i];
+      const int row = mode_ == StreamMode::per_instance ? static_cast<int>(i) : 0;
+      timeline_.push_back({i, row, TimelineBar::Kind::step, in.last_step_start - frame_start_,
+                           in.last_step_end - frame_start_});
+      begin = std::min(begin, in.last_step_start);
+      end = std::max(end, in.last_step_end);
+      busy += in.last_step_end - in.last_step_start;
+      if (in.last_display_end >= in.last_display_start && in.last_display_start >= frame_start_) {
+        timeline_.push_back({i, row, TimelineBar::Kind::display, in.last_display_start - frame_start_,
+                             in.last_display_end - frame_start_});
+        end = std::max(end, in.last_display_end);
+        busy += in.last_display_end - in.last_display_start;
+      }
+    }
+    frame_.valid = end > begin;
+    frame_.gpu_span_ms = frame_.valid ? end - begin : 0;
+    frame_.busy_ms = busy;
+    frame_.concurrency = frame_.gpu_span_ms > 0 ? busy / frame_.gpu_span_ms : 0;
+  }
+  frame_start_ = now_ms();
+  for (auto& p : instances_) {
+    Instance& in = *p;
+    const double t0 = now_ms();
+    for (int g = 0; g < generations; ++g) {
+      cpu_step(in.cells, in.scratch, in.rule, threads_);
+      std::swap(in.cells, in.scratch);
+    }
+    const double t1 = now_ms();
+    in.generation += static_cast<std::uint64_t>(generations);
+    in.last_step_start = t0;
+    in.last_step_end = t1;
+    in.last_generations = generations;
+    if (generations > 0) in.step_ms.add(t1 - t0);
+  }
+}
+
+void CpuEngine::begin_display(std::size_t index) { at(index).last_display_start = now_ms(); }
+
+void CpuEngine::end_display(std::size_t index) {
+  Instance& in = at(index);
+  in.last_display_end = now_ms();
+  in.display_ms.add(in.last_display_end - in.last_display_start);
+}
+
+void CpuEngine::request_summaries() {
+  for (auto& p : instances_) p->summary = StateSummary{p->generation, p->cells.population(), p->cells.hash()};
+}
+
+InstanceStatus CpuEngine::status(std::size_t index) const {
+  const Instance& in = at(index);
+  InstanceStatus s;
+  s.width = in.cells.width();
+  s.height = in.cells.height();
+  s.rule = in.rule;
+  s.variant = in.variant;
+  s.generations_per_launch = in.k;
+  s.generation = in.generation;
+  s.origin = in.origin;
+  s.summary = in.summary;
+  s.step_ms = in.step_ms.summary();
+  s.display_ms = in.display_ms.summary();
+  const double gens = static_cast<double>(in.last_generations);
+  s.cups = s.step_ms.mean > 0 ? gens * s.width * static_cast<double>(s.height) / (s.step_ms.mean * 1e-3) : 0;
+  return s;
+}
+
+Lattice CpuEngine::read(std::size_t index) { return at(index).cells; }
+
+StateSummary CpuEngine::summarize(std::size_t index) {
+  const Instance& in = at(index);
+  return StateSummary{in.generation, in.cells.population(), in.cells.hash()};
+}
+
+const Lattice& CpuEngine::lattice(std::size_t index) const { return at(index).cells; }
+
+}  // namespace ls

@@ -1,0 +1,66 @@
+// engine.cpp — names of variants and stream modes; cross-check origins.
+#include "core/engine.hpp"
+
+#include <atomic>
+#include <bit>
+#include <cstring>
+
+#include "core/splitmix.hpp"
+
+namespace ls {
+
+std::string_view variant_name(Variant v) {
+  switch (v) {
+    case Variant::naive: return "naive";
+    case Variant::global: return "global";
+    case Variant::shared: return "shared";
+    case Variant::iterate: return "iterate";
+    case Variant::bitpacked: return "bitpacked";
+  }
+  return "?";
+}
+
+std::optional<Variant> parse_variant(std::string_view name) {
+  for (Variant v : kAllVariants) {
+    if (variant_name(v) == name) return v;
+  }
+  return std::nullopt;
+}
+
+std::string_view stream_mode_name(StreamMode m) {
+  return m == StreamMode::per_instance ? "per-instance" : "shared";
+}
+
+std::optional<StreamMode> parse_stream_mode(std::string_view name) {
+  if (name == "per-instance") return StreamMode::per_instance;
+  if (name == "shared") return StreamMode::shared;
+  return std::nullopt;
+}
+
+namespace {
+// Start origins have the top bit clear, unique origins have it set: the two never collide.
+constexpr std::uint64_t kUniqueBit = 1ull << 63;
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) { return splitmix64(h ^ v); }
+}  // namespace
+
+std::uint64_t start_origin(const InstanceSpec& spec) {
+  std::uint64_t h = mix(0x6c69666573747265ull, (std::uint64_t{spec.rule.birth} << 16) | spec.rule.survive);
+  if (const auto* r = std::get_if<RandomInit>(&spec.init)) {
+    h = mix(h, (static_cast<std::uint64_t>(spec.width) << 32) | static_cast<std::uint32_t>(spec.height));
+    h = mix(h, std::bit_cast<std::uint64_t>(r->density));
+    h = mix(h, r->seed);
+  } else if (const auto* l = std::get_if<Lattice>(&spec.init)) {
+    h = mix(h, 0x4c41545449434521ull);
+    h = mix(h, l->hash());
+  } else {
+    h = mix(h, 0x434f505921ull);  // copies take their source's origin; callers handle CopyInit
+  }
+  return h & ~kUniqueBit;
+}
+
+std::uint64_t unique_origin() {
+  static std::atomic<std::uint64_t> next{1};
+  return kUniqueBit | next.fetch_add(1);
+}
+
+}  // namespace ls
