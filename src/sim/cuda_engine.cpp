@@ -1,0 +1,666 @@
+// cuda_engine.cpp — implements CudaEngine (cuda_engine.hpp): instances with their own streams and
+// double-buffered device lattices, asynchronous summaries and event timings read frames late.
+#include "sim/cuda_engine.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "core/error.hpp"
+#include "core/splitmix.hpp"
+#include "core/stats.hpp"
+#include "cuda_check.hpp"
+#include "sim/cuda_handles.hpp"
+
+namespace ls {
+
+namespace {
+
+using kernels::Layout;
+
+/// Frames of timing events each instance keeps: reading them a frame or two late never waits.
+constexpr std::size_t kTimingRing = 4;
+/// Summary requests each instance can have in flight.
+constexpr std::size_t kSummaryRing = 4;
+constexpr std::size_t kSummaryWords = 2;  // population, hash
+constexpr std::uint64_t kNoFrame = std::numeric_limits<std::uint64_t>::max();
+/// Device memory left free beyond a lattice's own needs, for the runtime (launches, streams).
+constexpr std::size_t kHeadroomBytes = std::size_t{16} << 20;
+constexpr std::size_t kAlign = 256;
+
+Layout layout_of(Variant v) {
+  switch (v) {
+    case Variant::naive:
+      return Layout::int32_cells;
+    case Variant::bitpacked:
+      return Layout::bit_cells;
+    default:
+      return Layout::byte_cells;
+  }
+}
+
+kernels::RuleMasks masks_of(const Rule& rule) { return {rule.birth, rule.survive}; }
+
+std::size_t round_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
+
+/// Non-blocking completion test; a real error throws DeviceError.
+bool event_done(cudaEvent_t event) {
+  const cudaError_t err = cudaEventQuery(event);
+  if (err == cudaSuccess) return true;
+  if (err == cudaErrorNotReady) {
+    // Not an error: make sure a later cudaGetLastError() check after a launch does not see it.
+    if (cudaPeekAtLastError() == cudaErrorNotReady) cudaGetLastError();
+    return false;
+  }
+  throw_cuda_error(err, "cudaEventQuery(event)", __FILE__, __LINE__);
+}
+
+double elapsed_ms(cudaEvent_t from, cudaEvent_t to) {
+  float ms = 0;
+  CUDA_CHECK(cudaEventElapsedTime(&ms, from, to));
+  return ms;
+}
+
+/// Whole MiB: rounded to nearest for what is asked, down for what is free.
+std::string mib_text(std::size_t bytes, bool nearest) {
+  const double mib = static_cast<double>(bytes) / (1024.0 * 1024.0);
+  return std::to_string(static_cast<unsigned long long>(nearest ? std::llround(mib) : std::floor(mib)));
+}
+
+/// Timing events of one instance in one frame.
+struct TimingSlot {
+  std::uint64_t frame = kNoFrame;
+  int generations = 0;
+  bool display_begun = false;
+  bool display_ended = false;
+  cuda::Event step_start{cuda::Event::Create{}};
+  cuda::Event step_end{cuda::Event::Create{}};
+  cuda::Event display_start{cuda::Event::Create{}};
+  cuda::Event display_end{cuda::Event::Create{}};
+};
+
+/// One asynchronous summary request: device result -> pinned host memory, then `done`.
+struct SummarySlot {
+  std::uint64_t sequence = 0;  // 0: never requested
+  std::uint64_t generation = 0;
+  bool pending = false;
+  cuda::Event done{cuda::Event::Create{}, false};
+};
+
+/// The reference event recorded first in each frame, so that bars on all streams share an origin.
+struct FrameRecord {
+  std::uint64_t frame = kNoFrame;
+  StreamMode mode = StreamMode::per_instance;
+  cuda::Event reference{cuda::Event::Create{}};
+};
+
+/// One simulation: its stream, its lattices (front/back in one allocation, plus summary results),
+/// its events and statistics. Members are destroyed in reverse order: device memory first (cudaFree
+/// waits for pending work), then pinned memory, events and finally the stream.
+struct Instance {
+  int width = 0;
+  int height = 0;
+  Rule rule;
+  Variant variant = Variant::bitpacked;
+  int k = 1;
+  std::uint64_t generation = 0;
+  std::uint64_t origin = 0;
+
+  cuda::Stream stream;
+  cuda::Event order{cuda::Event::Create{}, false};  // orders work across streams
+  std::array<TimingSlot, kTimingRing> timing;
+  std::array<SummarySlot, kSummaryRing> summaries;
+  std::size_t next_summary = 0;
+  cuda::PinnedBuffer results_host;
+  cuda::DeviceBuffer memory;
+  void* front = nullptr;
+  void* back = nullptr;
+  std::uint64_t* results_device = nullptr;
+
+  // Newest finished summary and the request it came from (updated by polling in const status()).
+  mutable std::optional<StateSummary> summary;
+  mutable std::uint64_t summary_sequence = 0;
+
+  RollingStats step_stats;
+  RollingStats display_stats;
+  RollingStats generation_stats;
+
+  Layout layout() const { return layout_of(variant); }
+  std::size_t lattice_bytes() const { return kernels::layout_bytes(layout(), width, height); }
+};
+
+/// Bytes of one instance's device allocation: two lattices and the summary results.
+std::size_t instance_bytes(Layout layout, int width, int height) {
+  return 2 * round_up(kernels::layout_bytes(layout, width, height), kAlign) +
+         kSummaryRing * kSummaryWords * sizeof(std::uint64_t);
+}
+
+/// Points front/back/results into `inst.memory`.
+void carve(Instance& inst) {
+  auto* base = static_cast<unsigned char*>(inst.memory.get());
+  const std::size_t lattice = round_up(inst.lattice_bytes(), kAlign);
+  inst.front = base;
+  inst.back = base + lattice;
+  inst.results_device = reinterpret_cast<std::uint64_t*>(base + 2 * lattice);
+}
+
+void clear_timing_stats(Instance& inst) {
+  inst.step_stats.clear();
+  inst.display_stats.clear();
+  inst.generation_stats.clear();
+}
+
+}  // namespace
+
+int cuda_device_count(std::string* why_none) {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    if (why_none) *why_none = std::string("no CUDA device: ") + cudaGetErrorString(err);
+    return 0;
+  }
+  if (count == 0 && why_none) *why_none = "no CUDA device";
+  return count;
+}
+
+struct CudaEngine::Impl {
+  int device = 0;
+  std::string name;
+  StreamMode mode = StreamMode::per_instance;
+  cuda::Stream shared;
+  cuda::Event shared_order{cuda::Event::Create{}, false};
+  std::vector<std::unique_ptr<Instance>> instances;
+
+  std::array<FrameRecord, kTimingRing> frames;
+  std::uint64_t frame_count = 0;   // frames started by step()
+  std::uint64_t next_harvest = 0;  // oldest frame whose timings are not read yet
+  FrameTimings newest_frame;
+  std::vector<TimelineBar> newest_timeline;
+
+  std::uint64_t syncs = 0;  // every blocking call the engine makes
+  std::uint64_t last_step_syncs = 0;
+  std::uint64_t summary_sequence = 0;
+
+  explicit Impl(int dev) : device(dev) {}
+
+  cudaStream_t stream_of(const Instance& inst) const {
+    return mode == StreamMode::shared ? shared.get() : inst.stream.get();
+  }
+
+  Instance& at(std::size_t index) const {
+    if (index >= instances.size())
+      throw InputError("instance " + std::to_string(index) + " does not exist (there are " +
+                       std::to_string(instances.size()) + ")");
+    return *instances[index];
+  }
+
+  // Blocking calls go through these so that host_syncs_in_last_step() can count them.
+  void sync_stream(cudaStream_t stream) {
+    ++syncs;
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  void sync_device() {
+    ++syncs;
+    CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  /// Device memory for a lattice: checks free memory first and throws InputError (changing
+  /// nothing) when it will not fit.
+  cuda::DeviceBuffer allocate(std::size_t bytes, int width, int height, Variant variant) {
+    ++syncs;
+    std::size_t free_bytes = 0, total_bytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const auto too_big = [&] {
+      return InputError("lattice " + std::to_string(width) + "x" + std::to_string(height) + " (" +
+                        std::string(variant_name(variant)) + ") needs " + mib_text(bytes, true) +
+                        " MiB of device memory; " + mib_text(free_bytes, false) + " MiB free");
+    };
+    if (bytes > free_bytes || free_bytes - bytes < kHeadroomBytes) throw too_big();
+    cuda::DeviceBuffer buffer = cuda::DeviceBuffer::try_allocate(bytes);
+    if (!buffer) throw too_big();
+    return buffer;
+  }
+
+  static void check_k(int k) {
+    if (k < 1 || k > kMaxGenerationsPerLaunch)
+      throw InputError("generations per launch " + std::to_string(k) + " is outside 1.." +
+                       std::to_string(kMaxGenerationsPerLaunch));
+  }
+
+  /// A complete instance from `spec`, its initial state enqueued (or, for a pattern, uploaded).
+  std::unique_ptr<Instance> make_instance(const InstanceSpec& spec) {
+    check_k(spec.generations_per_launch);
+    auto inst = std::make_unique<Instance>();
+    inst->rule = spec.rule;
+    inst->variant = spec.variant;
+    inst->k = spec.generations_per_launch;
+
+    const Instance* source = nullptr;
+    if (const auto* copy = std::get_if<CopyInit>(&spec.init)) {
+      source = &at(copy->source);
+      inst->width = source->width;
+      inst->height = source->height;
+    } else if (const auto* lattice = std::get_if<Lattice>(&spec.init)) {
+      check_lattice_size(lattice->width(), lattice->height());
+      inst->width = lattice->width();
+      inst->height = lattice->height();
+    } else {
+      check_lattice_size(spec.width, spec.height);
+      inst->width = spec.width;
+      inst->height = spec.height;
+    }
+    const Layout layout = inst->layout();
+    const std::size_t bits_bytes = kernels::layout_bytes(Layout::bit_cells, inst->width, inst->height);
+
+    // One allocation per instance, so that removing it gives back exactly what adding took.
+    inst->memory =
+        allocate(instance_bytes(layout, inst->width, inst->height), inst->width, inst->height, inst->variant);
+    carve(*inst);
+    inst->stream = cuda::Stream(cuda::Stream::Create{});
+    inst->results_host = cuda::PinnedBuffer(kSummaryRing * kSummaryWords * sizeof(std::uint64_t));
+    std::memset(inst->results_host.get(), 0, inst->results_host.bytes());
+    const cudaStream_t stream = stream_of(*inst);
+
+    if (const auto* random = std::get_if<RandomInit>(&spec.init)) {
+      const FillThreshold threshold = fill_threshold(random->density);
+      kernels::launch_random_fill(layout, inst->front, inst->width, inst->height, threshold.threshold,
+                                  threshold.all, random->seed, stream);
+      inst->origin = start_origin(spec);
+    } else if (const auto* lattice = std::get_if<Lattice>(&spec.init)) {
+      // Uploaded once: pinned staging, one copy, then a conversion into the layout on the device.
+      cuda::PinnedBuffer pinned(bits_bytes);
+      std::memcpy(pinned.get(), lattice->words().data(), bits_bytes);
+      cuda::DeviceBuffer staging;
+      if (layout != Layout::bit_cells)
+        staging = allocate(bits_bytes, inst->width, inst->height, Variant::bitpacked);
+      void* bits = layout == Layout::bit_cells ? inst->front : staging.get();
+      CUDA_CHECK(cudaMemcpyAsync(bits, pinned.get(), bits_bytes, cudaMemcpyHostToDevice, stream));
+      if (layout != Layout::bit_cells)
+        kernels::launch_convert(Layout::bit_cells, bits, layout, inst->front, inst->width, inst->height,
+                                stream);
+      sync_stream(stream);  // the staging buffers go away at the end of this scope
+      inst->origin = start_origin(spec);
+    } else {
+      // Copy: wait for the source's pending work, and make the source wait for the copy before it
+      // overwrites the buffer being read.
+      const cudaStream_t source_stream = stream_of(*source);
+      source->order.record(source_stream);
+      CUDA_CHECK(cudaStreamWaitEvent(stream, source->order.get(), 0));
+      kernels::launch_convert(source->layout(), source->front, layout, inst->front, inst->width, inst->height,
+                              stream);
+      inst->order.record(stream);
+      CUDA_CHECK(cudaStreamWaitEvent(source_stream, inst->order.get(), 0));
+      inst->generation = source->generation;
+      inst->origin = source->rule == inst->rule ? source->origin : unique_origin();
+    }
+    return inst;
+  }
+
+  /// Enqueues `generations` generations of `inst` on `stream`, swapping front/back per launch.
+  void enqueue_generations(Instance& inst, int generations, cudaStream_t stream) {
+    const kernels::RuleMasks rule = masks_of(inst.rule);
+    const int w = inst.width, h = inst.height;
+    int left = generations;
+    while (left > 0) {
+      int done = 1;
+      switch (inst.variant) {
+        case Variant::naive:
+          kernels::launch_step_naive(static_cast<const std::int32_t*>(inst.front),
+                                     static_cast<std::int32_t*>(inst.back), w, h, rule, stream);
+          break;
+        case Variant::global:
+          kernels::launch_step_global(static_cast<const std::uint8_t*>(inst.front),
+                                      static_cast<std::uint8_t*>(inst.back), w, h, rule, stream);
+          break;
+        case Variant::shared:
+          kernels::launch_step_shared(static_cast<const std::uint8_t*>(inst.front),
+                                      static_cast<std::uint8_t*>(inst.back), w, h, rule, stream);
+          break;
+        case Variant::iterate:
+          done = std::min(inst.k, left);
+          kernels::launch_step_iterate(static_cast<const std::uint8_t*>(inst.front),
+                                       static_cast<std::uint8_t*>(inst.back), w, h, rule, done, stream);
+          break;
+        case Variant::bitpacked:
+          done = std::min(inst.k, left);
+          kernels::launch_step_bitpacked(static_cast<const std::uint32_t*>(inst.front),
+                                         static_cast<std::uint32_t*>(inst.back), w, h, rule, done, stream);
+          break;
+      }
+      std::swap(inst.front, inst.back);
+      inst.generation += static_cast<std::uint64_t>(done);
+      left -= done;
+    }
+  }
+
+  /// Reads the timings of finished frames (oldest first, never waiting). `all`: also the current
+  /// frame (after a synchronisation), else only frames older than the current one, whose display
+  /// brackets are recorded already.
+  void harvest(bool all) {
+    const std::uint64_t limit = all ? frame_count : (frame_count == 0 ? 0 : frame_count - 1);
+    while (next_harvest < limit) {
+      const std::uint64_t f = next_harvest;
+      const FrameRecord& record = frames[f % kTimingRing];
+      if (record.frame != f) {  // overwritten before it finished: dropped
+        ++next_harvest;
+        continue;
+      }
+      if (!event_done(record.reference.get())) return;
+      for (const auto& inst : instances) {
+        const TimingSlot& slot = inst->timing[f % kTimingRing];
+        if (slot.frame != f) continue;
+        if (!event_done(slot.step_start.get()) || !event_done(slot.step_end.get())) return;
+        if (slot.display_begun && slot.display_ended &&
+            (!event_done(slot.display_start.get()) || !event_done(slot.display_end.get())))
+          return;
+      }
+      read_frame(f);
+      ++next_harvest;
+    }
+  }
+
+  void read_frame(std::uint64_t f) {
+    const FrameRecord& record = frames[f % kTimingRing];
+    const cudaEvent_t ref = record.reference.get();
+    std::vector<TimelineBar> bars;
+    double busy = 0;
+    for (std::size_t i = 0; i < instances.size(); ++i) {
+      Instance& inst = *instances[i];
+      const TimingSlot& slot = inst.timing[f % kTimingRing];
+      if (slot.frame != f) continue;
+      const int row = record.mode == StreamMode::shared ? 0 : static_cast<int>(i);
+      const double start = elapsed_ms(ref, slot.step_start.get());
+      const double end = elapsed_ms(ref, slot.step_end.get());
+      inst.step_stats.add(end - start);
+      inst.generation_stats.add(slot.generations);
+      bars.push_back({i, row, TimelineBar::Kind::step, start, end});
+      busy += end - start;
+      if (slot.display_begun && slot.display_ended) {
+        const double d0 = elapsed_ms(ref, slot.display_start.get());
+        const double d1 = elapsed_ms(ref, slot.display_end.get());
+        inst.display_stats.add(d1 - d0);
+        bars.push_back({i, row, TimelineBar::Kind::display, d0, d1});
+        busy += d1 - d0;
+      }
+    }
+    if (bars.empty()) return;
+    double first = bars.front().start_ms, last = bars.front().end_ms;
+    for (const auto& bar : bars) {
+      first = std::min(first, bar.start_ms);
+      last = std::max(last, bar.end_ms);
+    }
+    for (auto& bar : bars) {
+      bar.start_ms -= first;
+      bar.end_ms -= first;
+    }
+    const double span = last - first;
+    newest_frame = FrameTimings{true, span, busy, span > 0 ? busy / span : 0.0};
+    newest_timeline = std::move(bars);
+  }
+
+  /// Polls the instance's summary requests (non-blocking) and publishes the newest finished one.
+  void poll_summaries(const Instance& inst) const {
+    const auto* host = inst.results_host.as<const std::uint64_t>();
+    for (std::size_t s = 0; s < kSummaryRing; ++s) {
+      auto& slot = const_cast<SummarySlot&>(inst.summaries[s]);
+      if (!slot.pending || !event_done(slot.done.get())) continue;
+      slot.pending = false;
+      if (slot.sequence > inst.summary_sequence) {
+        inst.summary_sequence = slot.sequence;
+        inst.summary = StateSummary{slot.generation, host[s * kSummaryWords], host[s * kSummaryWords + 1]};
+      }
+    }
+  }
+
+  /// Enqueues a summary of the instance's current state; returns the slot used.
+  std::size_t request_summary(Instance& inst) {
+    const std::size_t s = inst.next_summary;
+    inst.next_summary = (s + 1) % kSummaryRing;
+    SummarySlot& slot = inst.summaries[s];
+    const cudaStream_t stream = stream_of(inst);
+    std::uint64_t* device_result = inst.results_device + s * kSummaryWords;
+    kernels::launch_summary(inst.layout(), inst.front, inst.width, inst.height, device_result, stream);
+    CUDA_CHECK(cudaMemcpyAsync(inst.results_host.as<std::uint64_t>() + s * kSummaryWords, device_result,
+                               kSummaryWords * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream));
+    slot.done.record(stream);
+    slot.sequence = ++summary_sequence;
+    slot.generation = inst.generation;
+    slot.pending = true;
+    return s;
+  }
+};
+
+CudaEngine::CudaEngine(int device) {
+  std::string why;
+  const int count = cuda_device_count(&why);
+  if (count == 0) throw DeviceError("the CUDA engine cannot start: " + why);
+  if (device < 0 || device >= count)
+    throw DeviceError("CUDA device " + std::to_string(device) + " does not exist (" + std::to_string(count) +
+                      " device" + (count == 1 ? "" : "s") + ")");
+  CUDA_CHECK(cudaSetDevice(device));
+  auto impl = std::make_unique<Impl>(device);
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  impl->name = prop.name;
+  impl->shared = cuda::Stream(cuda::Stream::Create{});
+  impl_ = std::move(impl);
+}
+
+CudaEngine::~CudaEngine() = default;
+
+std::string CudaEngine::device_name() const { return impl_->name; }
+int CudaEngine::device() const { return impl_->device; }
+std::size_t CudaEngine::size() const { return impl_->instances.size(); }
+
+void CudaEngine::add(const InstanceSpec& spec) {
+  auto inst = impl_->make_instance(spec);
+  impl_->instances.push_back(std::move(inst));
+}
+
+void CudaEngine::remove(std::size_t index) {
+  impl_->at(index);
+  impl_->instances.erase(impl_->instances.begin() + static_cast<std::ptrdiff_t>(index));
+}
+
+void CudaEngine::replace(std::size_t index, const InstanceSpec& spec) {
+  impl_->at(index);
+  auto inst = impl_->make_instance(spec);
+  if (!std::holds_alternative<CopyInit>(spec.init)) inst->generation = 0;
+  impl_->instances[index] = std::move(inst);
+}
+
+void CudaEngine::set_variant(std::size_t index, Variant variant) {
+  Instance& inst = impl_->at(index);
+  if (variant == inst.variant) return;
+  const Layout from = inst.layout();
+  const Layout to = layout_of(variant);
+  if (from != to) {
+    // New pair first (may throw, changing nothing), convert on the device, then drop the old pair.
+    cuda::DeviceBuffer memory =
+        impl_->allocate(instance_bytes(to, inst.width, inst.height), inst.width, inst.height, variant);
+    auto* base = static_cast<unsigned char*>(memory.get());
+    const std::size_t lattice = round_up(kernels::layout_bytes(to, inst.width, inst.height), kAlign);
+    const cudaStream_t stream = impl_->stream_of(inst);
+    kernels::launch_convert(from, inst.front, to, base, inst.width, inst.height, stream);
+    // Pending summaries copy out of the old results area: let them and the conversion finish.
+    impl_->sync_stream(stream);
+    inst.memory = std::move(memory);
+    inst.front = base;
+    inst.back = base + lattice;
+    inst.results_device = reinterpret_cast<std::uint64_t*>(base + 2 * lattice);
+  }
+  inst.variant = variant;
+  clear_timing_stats(inst);
+}
+
+void CudaEngine::set_rule(std::size_t index, const Rule& rule) {
+  Instance& inst = impl_->at(index);
+  if (inst.rule == rule) return;
+  inst.rule = rule;
+  inst.origin = unique_origin();
+}
+
+void CudaEngine::set_generations_per_launch(std::size_t index, int k) {
+  Instance& inst = impl_->at(index);
+  Impl::check_k(k);
+  if (k == inst.k) return;
+  inst.k = k;
+  clear_timing_stats(inst);
+}
+
+void CudaEngine::set_cell(std::size_t index, int x, int y, bool alive) {
+  Instance& inst = impl_->at(index);
+  const auto wrap = [](long long v, int n) { return static_cast<int>(((v % n) + n) % n); };
+  kernels::launch_set_cell(inst.layout(), inst.front, inst.width, inst.height, wrap(x, inst.width),
+                           wrap(y, inst.height), alive, impl_->stream_of(inst));
+  inst.origin = unique_origin();
+}
+
+void CudaEngine::set_stream_mode(StreamMode mode) {
+  Impl& e = *impl_;
+  if (mode == e.mode) return;
+  // Work keeps its order across the switch: the new streams wait (on the device) for the old ones.
+  if (mode == StreamMode::shared) {
+    for (const auto& inst : e.instances) {
+      inst->order.record(inst->stream.get());
+      CUDA_CHECK(cudaStreamWaitEvent(e.shared.get(), inst->order.get(), 0));
+    }
+  } else {
+    e.shared_order.record(e.shared.get());
+    for (const auto& inst : e.instances)
+      CUDA_CHECK(cudaStreamWaitEvent(inst->stream.get(), e.shared_order.get(), 0));
+  }
+  e.mode = mode;
+}
+
+StreamMode CudaEngine::stream_mode() const { return impl_->mode; }
+
+void CudaEngine::step(int generations) {
+  Impl& e = *impl_;
+  if (generations < 0) throw InputError("cannot step a negative number of generations");
+  const std::uint64_t syncs_before = e.syncs;
+  e.harvest(false);
+  if (generations == 0 || e.instances.empty()) {
+    e.last_step_syncs = e.syncs - syncs_before;
+    return;
+  }
+  const std::uint64_t f = e.frame_count++;
+  // Slots about to be overwritten lose their unread timings (the GPU is > kTimingRing frames behind).
+  if (f + 1 > kTimingRing) e.next_harvest = std::max(e.next_harvest, f + 1 - kTimingRing);
+  FrameRecord& record = e.frames[f % kTimingRing];
+  record.frame = f;
+  record.mode = e.mode;
+  // The reference goes first on the engine's own stream, so every bar of the frame starts after it.
+  record.reference.record(e.shared.get());
+  for (const auto& inst : e.instances) {
+    TimingSlot& slot = inst->timing[f % kTimingRing];
+    slot.frame = f;
+    slot.generations = generations;
+    slot.display_begun = slot.display_ended = false;
+    const cudaStream_t stream = e.stream_of(*inst);
+    slot.step_start.record(stream);
+    e.enqueue_generations(*inst, generations, stream);
+    slot.step_end.record(stream);
+  }
+  e.last_step_syncs = e.syncs - syncs_before;
+}
+
+std::uint64_t CudaEngine::host_syncs_in_last_step() const { return impl_->last_step_syncs; }
+
+void CudaEngine::request_summaries() {
+  for (const auto& inst : impl_->instances) impl_->request_summary(*inst);
+}
+
+InstanceStatus CudaEngine::status(std::size_t index) const {
+  const Instance& inst = impl_->at(index);
+  impl_->poll_summaries(inst);
+  InstanceStatus s;
+  s.width = inst.width;
+  s.height = inst.height;
+  s.rule = inst.rule;
+  s.variant = inst.variant;
+  s.generations_per_launch = inst.k;
+  s.generation = inst.generation;
+  s.origin = inst.origin;
+  s.summary = inst.summary;
+  s.step_ms = inst.step_stats.summary();
+  s.display_ms = inst.display_stats.summary();
+  const double gens = inst.generation_stats.summary().mean;
+  if (s.step_ms.mean > 0)
+    s.cups = static_cast<double>(inst.width) * inst.height * gens / (s.step_ms.mean * 1e-3);
+  return s;
+}
+
+FrameTimings CudaEngine::frame_timings() const { return impl_->newest_frame; }
+std::vector<TimelineBar> CudaEngine::timeline() const { return impl_->newest_timeline; }
+
+void CudaEngine::begin_display(std::size_t index) {
+  Impl& e = *impl_;
+  Instance& inst = e.at(index);
+  if (e.frame_count == 0) return;
+  const std::uint64_t f = e.frame_count - 1;
+  TimingSlot& slot = inst.timing[f % kTimingRing];
+  if (slot.frame != f) return;  // added after this frame's step
+  slot.display_start.record(e.stream_of(inst));
+  slot.display_begun = true;
+  slot.display_ended = false;
+}
+
+void CudaEngine::end_display(std::size_t index) {
+  Impl& e = *impl_;
+  Instance& inst = e.at(index);
+  if (e.frame_count == 0) return;
+  const std::uint64_t f = e.frame_count - 1;
+  TimingSlot& slot = inst.timing[f % kTimingRing];
+  if (slot.frame != f || !slot.display_begun) return;
+  slot.display_end.record(e.stream_of(inst));
+  slot.display_ended = true;
+}
+
+Lattice CudaEngine::read(std::size_t index) {
+  Impl& e = *impl_;
+  Instance& inst = e.at(index);
+  Lattice out(inst.width, inst.height);
+  const std::size_t bits_bytes = kernels::layout_bytes(Layout::bit_cells, inst.width, inst.height);
+  const cudaStream_t stream = e.stream_of(inst);
+  cuda::DeviceBuffer staging;
+  const void* bits = inst.front;
+  if (inst.layout() != Layout::bit_cells) {
+    staging = e.allocate(bits_bytes, inst.width, inst.height, Variant::bitpacked);
+    kernels::launch_convert(inst.layout(), inst.front, Layout::bit_cells, staging.get(), inst.width,
+                            inst.height, stream);
+    bits = staging.get();
+  }
+  CUDA_CHECK(cudaMemcpyAsync(out.words().data(), bits, bits_bytes, cudaMemcpyDeviceToHost, stream));
+  e.sync_stream(stream);
+  return out;
+}
+
+StateSummary CudaEngine::summarize(std::size_t index) {
+  Impl& e = *impl_;
+  Instance& inst = e.at(index);
+  const std::size_t s = e.request_summary(inst);
+  e.sync_stream(e.stream_of(inst));
+  e.poll_summaries(inst);
+  const auto* host = inst.results_host.as<const std::uint64_t>();
+  return StateSummary{inst.summaries[s].generation, host[s * kSummaryWords], host[s * kSummaryWords + 1]};
+}
+
+void CudaEngine::finish() {
+  impl_->sync_device();
+  impl_->harvest(true);
+}
+
+DeviceLatticeView CudaEngine::device_view(std::size_t index) const {
+  const Instance& inst = impl_->at(index);
+  return DeviceLatticeView{inst.layout(), inst.front, inst.width, inst.height, impl_->stream_of(inst)};
+}
+
+}  // namespace ls

@@ -1,0 +1,176 @@
+// cuda_handles.hpp — move-only owners of CUDA resources: Stream, Event, DeviceBuffer, PinnedBuffer.
+//
+// Each type owns exactly one handle, creates it in its constructor (throwing ls::DeviceError via
+// CUDA_CHECK on failure) and releases it in a non-throwing destructor. A moved-from object is empty.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <utility>
+
+#include "cuda_check.hpp"
+
+namespace ls::cuda {
+
+/// A non-blocking CUDA stream (it never synchronises with the legacy default stream).
+class Stream {
+ public:
+  Stream() = default;
+  /// Creates a stream; `tag` selects the constructor that allocates (Stream{} is empty).
+  struct Create {};
+  explicit Stream(Create, int priority = 0) {
+    CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, priority));
+  }
+  Stream(Stream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
+  Stream& operator=(Stream&& other) noexcept {
+    if (this != &other) {
+      reset();
+      stream_ = std::exchange(other.stream_, nullptr);
+    }
+    return *this;
+  }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  ~Stream() { reset(); }
+
+  cudaStream_t get() const { return stream_; }
+  explicit operator bool() const { return stream_ != nullptr; }
+
+ private:
+  void reset() noexcept {
+    // Work still queued on a destroyed stream completes; the driver frees the stream afterwards.
+    if (stream_) cudaStreamDestroy(stream_);
+    stream_ = nullptr;
+  }
+  cudaStream_t stream_ = nullptr;
+};
+
+/// A CUDA event, with timing (the default) or without (for ordering between streams only).
+class Event {
+ public:
+  Event() = default;
+  struct Create {};
+  explicit Event(Create, bool timing = true) {
+    CUDA_CHECK(cudaEventCreateWithFlags(&event_, timing ? cudaEventDefault : cudaEventDisableTiming));
+  }
+  Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
+  Event& operator=(Event&& other) noexcept {
+    if (this != &other) {
+      reset();
+      event_ = std::exchange(other.event_, nullptr);
+    }
+    return *this;
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  ~Event() { reset(); }
+
+  cudaEvent_t get() const { return event_; }
+  explicit operator bool() const { return event_ != nullptr; }
+  void record(cudaStream_t stream) const { CUDA_CHECK(cudaEventRecord(event_, stream)); }
+
+ private:
+  void reset() noexcept {
+    if (event_) cudaEventDestroy(event_);
+    event_ = nullptr;
+  }
+  cudaEvent_t event_ = nullptr;
+};
+
+/// Device memory from cudaMalloc.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  /// Allocates `bytes` (throws DeviceError, e.g. cudaErrorMemoryAllocation, on failure).
+  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+    if (bytes > 0) CUDA_CHECK(cudaMalloc(&ptr_, bytes));
+  }
+  /// Allocates `bytes`, or returns an empty buffer when the device is out of memory (the
+  /// non-sticky cudaErrorMemoryAllocation is cleared); other failures throw DeviceError.
+  static DeviceBuffer try_allocate(std::size_t bytes) {
+    DeviceBuffer buffer;
+    if (bytes == 0) return buffer;
+    const cudaError_t err = cudaMalloc(&buffer.ptr_, bytes);
+    if (err == cudaErrorMemoryAllocation) {
+      cudaGetLastError();
+      buffer.ptr_ = nullptr;
+      return buffer;
+    }
+    if (err != cudaSuccess) throw_cuda_error(err, "cudaMalloc(&buffer.ptr_, bytes)", __FILE__, __LINE__);
+    buffer.bytes_ = bytes;
+    return buffer;
+  }
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : ptr_(std::exchange(other.ptr_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    if (this != &other) {
+      reset();
+      ptr_ = std::exchange(other.ptr_, nullptr);
+      bytes_ = std::exchange(other.bytes_, 0);
+    }
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() { reset(); }
+
+  void* get() const { return ptr_; }
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(ptr_);
+  }
+  std::size_t bytes() const { return bytes_; }
+  explicit operator bool() const { return ptr_ != nullptr; }
+
+ private:
+  void reset() noexcept {
+    // cudaFree waits for the device to finish work that may still use the memory.
+    if (ptr_) cudaFree(ptr_);
+    ptr_ = nullptr;
+    bytes_ = 0;
+  }
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+/// Page-locked host memory from cudaMallocHost (target of asynchronous device-to-host copies).
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  explicit PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
+    if (bytes > 0) CUDA_CHECK(cudaMallocHost(&ptr_, bytes));
+  }
+  PinnedBuffer(PinnedBuffer&& other) noexcept
+      : ptr_(std::exchange(other.ptr_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
+    if (this != &other) {
+      reset();
+      ptr_ = std::exchange(other.ptr_, nullptr);
+      bytes_ = std::exchange(other.bytes_, 0);
+    }
+    return *this;
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  ~PinnedBuffer() { reset(); }
+
+  void* get() const { return ptr_; }
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(ptr_);
+  }
+  std::size_t bytes() const { return bytes_; }
+  explicit operator bool() const { return ptr_ != nullptr; }
+
+ private:
+  void reset() noexcept {
+    if (ptr_) cudaFreeHost(ptr_);
+    ptr_ = nullptr;
+    bytes_ = 0;
+  }
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace ls::cuda

@@ -1,0 +1,411 @@
+// test_cuda_engine.cpp — facts about the CUDA engine: every variant equals the CPU reference, state
+// survives variant and stream-mode switches, stepping never blocks, memory comes back, and requests
+// that do not fit fail cleanly. Skips (with the reason) where there is no CUDA device.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/cpu_engine.hpp"
+#include "core/error.hpp"
+#include "core/rule.hpp"
+#include "sim/cuda_engine.hpp"
+
+namespace ls {
+namespace {
+
+class CudaEngineTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (cuda_device_count(&why) == 0) GTEST_SKIP() << "needs a CUDA device: " << why;
+  }
+};
+
+/// Empty string when equal, else where the first difference is.
+std::string difference(const Lattice& got, const Lattice& want) {
+  if (got.width() != want.width() || got.height() != want.height()) {
+    return "size " + std::to_string(got.width()) + "x" + std::to_string(got.height()) + " vs " +
+           std::to_string(want.width()) + "x" + std::to_string(want.height());
+  }
+  long long differing = 0;
+  std::string first;
+  for (int y = 0; y < want.height(); ++y) {
+    for (int x = 0; x < want.width(); ++x) {
+      if (got.get(x, y) == want.get(x, y)) continue;
+      if (differing++ == 0)
+        first = "cell (" + std::to_string(x) + ", " + std::to_string(y) + ") is " +
+                (got.get(x, y) ? "live" : "dead") + ", expected " + (want.get(x, y) ? "live" : "dead");
+    }
+  }
+  if (differing == 0) return {};
+  return std::to_string(differing) + " cells differ; first: " + first;
+}
+
+InstanceSpec random_spec(int w, int h, double density, std::uint64_t seed, Variant v, const Rule& rule,
+                         int k) {
+  InstanceSpec spec;
+  spec.width = w;
+  spec.height = h;
+  spec.rule = rule;
+  spec.variant = v;
+  spec.generations_per_launch = k;
+  spec.init = RandomInit{density, seed};
+  return spec;
+}
+
+/// The rules every variant is checked on: the named ones, plus 22 random Life-like rules (with
+/// B0 rules among them), from a fixed seed so failures reproduce.
+std::vector<Rule> test_rules() {
+  std::vector<Rule> rules;
+  for (const auto& named : named_rules()) rules.push_back(named.rule);
+  std::mt19937_64 rng(20240601);
+  while (rules.size() < named_rules().size() + 22) {
+    Rule r;
+    r.birth = static_cast<std::uint16_t>(rng() & 0x1ff);
+    r.survive = static_cast<std::uint16_t>(rng() & 0x1ff);
+    rules.push_back(r);
+  }
+  return rules;
+}
+
+struct SoupCase {
+  int width, height;
+  double density;
+  std::uint64_t seed;
+  int k;
+  Rule rule;
+};
+
+std::vector<SoupCase> soup_cases() {
+  static const int sizes[][2] = {{32, 32},  {64, 64},    {96, 160},  {256, 128}, {2048, 1024}, {512, 512},
+                                 {160, 96}, {1024, 256}, {32, 2048}, {384, 32},  {128, 1024}};
+  static const int ks[] = {3, 7, 16, 64, 5, 13, 32, 2};
+  std::vector<SoupCase> cases;
+  const auto rules = test_rules();
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    const auto& size = sizes[i % std::size(sizes)];
+    cases.push_back({size[0], size[1], 0.1 + 0.1 * static_cast<double>(i % 6), 1000 + i,
+                     ks[i % std::size(ks)], rules[i]});
+  }
+  return cases;
+}
+
+class VariantsEqualReference : public CudaEngineTest, public ::testing::WithParamInterface<int> {};
+
+// All five variants run side by side from one device-made soup; at 0, 1, 2, 31, 64 and 1000
+// generations each equals the CPU reference cell for cell, with equal population and hash. The k
+// values split the steps into several launches plus a remainder.
+TEST_P(VariantsEqualReference, OnRandomSoupsAfterEachCheckpoint) {
+  const SoupCase c = soup_cases()[static_cast<std::size_t>(GetParam())];
+  SCOPED_TRACE("rule " + c.rule.to_string() + ", " + std::to_string(c.width) + "x" +
+               std::to_string(c.height) + ", density " + std::to_string(c.density) + ", seed " +
+               std::to_string(c.seed) + ", k " + std::to_string(c.k));
+  CudaEngine engine;
+  for (Variant v : kAllVariants)
+    engine.add(random_spec(c.width, c.height, c.density, c.seed, v, c.rule, c.k));
+  Lattice reference = Lattice::random(c.width, c.height, c.density, c.seed);
+  long long at = 0;
+  for (long long checkpoint : {0LL, 1LL, 2LL, 31LL, 64LL, 1000LL}) {
+    const int delta = static_cast<int>(checkpoint - at);
+    engine.step(delta);
+    cpu_run(reference, c.rule, delta);
+    at = checkpoint;
+    for (std::size_t i = 0; i < engine.size(); ++i) {
+      const std::string variant(variant_name(engine.status(i).variant));
+      EXPECT_EQ(difference(engine.read(i), reference), "") << variant << " at generation " << at;
+      const StateSummary s = engine.summarize(i);
+      EXPECT_EQ(s.generation, static_cast<std::uint64_t>(at)) << variant;
+      EXPECT_EQ(s.population, reference.population()) << variant << " at generation " << at;
+      EXPECT_EQ(s.hash, reference.hash()) << variant << " at generation " << at;
+    }
+    if (HasFailure()) return;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Soups, VariantsEqualReference,
+                         ::testing::Range(0, static_cast<int>(soup_cases().size())));
+
+// Switching variants in the middle of a run converts the state on the device: the hash right
+// after each switch equals the hash right before, and the run still ends on the reference.
+TEST_F(CudaEngineTest, VariantSwitchesKeepTheStateExactly) {
+  const auto rules = test_rules();
+  for (std::size_t r = 0; r < 6; ++r) {
+    const Rule rule = rules[r * 3];
+    SCOPED_TRACE("rule " + rule.to_string());
+    CudaEngine engine;
+    engine.add(random_spec(320, 192, 0.35, 77 + r, Variant::naive, rule, 5));
+    Lattice reference = Lattice::random(320, 192, 0.35, 77 + r);
+    const Variant order[] = {Variant::bitpacked, Variant::shared,  Variant::iterate,   Variant::naive,
+                             Variant::global,    Variant::iterate, Variant::bitpacked, Variant::global};
+    int gens = 3;
+    for (Variant next : order) {
+      engine.step(gens);
+      cpu_run(reference, rule, gens);
+      const StateSummary before = engine.summarize(0);
+      engine.set_variant(0, next);
+      const StateSummary after = engine.summarize(0);
+      EXPECT_EQ(after.hash, before.hash) << "switch to " << variant_name(next);
+      EXPECT_EQ(after.population, before.population);
+      EXPECT_EQ(after.hash, reference.hash());
+      gens = gens * 2 + 1;
+    }
+    EXPECT_EQ(difference(engine.read(0), reference), "");
+  }
+}
+
+// A copy starts from its source's state and generation, in any variant, and then runs alike.
+TEST_F(CudaEngineTest, CopyInitGivesEqualHashes) {
+  CudaEngine engine;
+  engine.add(random_spec(512, 256, 0.3, 5, Variant::bitpacked, Rule::life(), 16));
+  engine.step(10);
+  for (Variant v : kAllVariants) {
+    InstanceSpec copy;
+    copy.variant = v;
+    copy.generations_per_launch = 6;
+    copy.init = CopyInit{0};
+    engine.add(copy);
+  }
+  const StateSummary source = engine.summarize(0);
+  for (std::size_t i = 1; i < engine.size(); ++i) {
+    EXPECT_EQ(engine.status(i).generation, 10u);
+    EXPECT_EQ(engine.status(i).origin, engine.status(0).origin);
+    EXPECT_EQ(engine.summarize(i).hash, source.hash);
+  }
+  engine.step(45);
+  const std::uint64_t hash = engine.summarize(0).hash;
+  for (std::size_t i = 1; i < engine.size(); ++i) EXPECT_EQ(engine.summarize(i).hash, hash);
+  Lattice reference = Lattice::random(512, 256, 0.3, 5);
+  cpu_run(reference, Rule::life(), 55);
+  EXPECT_EQ(hash, reference.hash());
+}
+
+// One stream per instance, one shared stream, or switching between them mid-run: equal results.
+TEST_F(CudaEngineTest, StreamModesGiveEqualResults) {
+  const auto build = [](CudaEngine& e) {
+    int i = 0;
+    for (Variant v : kAllVariants) {
+      e.add(random_spec(256, 256, 0.3, 900 + i, v, Rule::life(), 7));
+      e.add(random_spec(128, 64, 0.5, 950 + i, v, parse_rule("B36/S23"), 3));
+      ++i;
+    }
+  };
+  CudaEngine per_instance, shared, switching;
+  build(per_instance);
+  build(shared);
+  build(switching);
+  shared.set_stream_mode(StreamMode::shared);
+  EXPECT_EQ(shared.stream_mode(), StreamMode::shared);
+  for (int frame = 0; frame < 40; ++frame) {
+    per_instance.step(3);
+    shared.step(3);
+    switching.step(3);
+    if (frame % 7 == 3)
+      switching.set_stream_mode(switching.stream_mode() == StreamMode::shared ? StreamMode::per_instance
+                                                                              : StreamMode::shared);
+  }
+  for (std::size_t i = 0; i < per_instance.size(); ++i) {
+    const std::uint64_t hash = per_instance.summarize(i).hash;
+    EXPECT_EQ(shared.summarize(i).hash, hash) << "instance " << i;
+    EXPECT_EQ(switching.summarize(i).hash, hash) << "instance " << i;
+  }
+  Lattice reference = Lattice::random(256, 256, 0.3, 900);
+  cpu_run(reference, Rule::life(), 120);
+  EXPECT_EQ(per_instance.summarize(0).hash, reference.hash());
+}
+
+// The frame loop (step, summaries requested and polled, display brackets) makes no blocking call;
+// the summaries and timings it reads later are the real ones.
+TEST_F(CudaEngineTest, StepMakesNoHostSyncsAndTimingsArrive) {
+  CudaEngine engine;
+  for (Variant v : kAllVariants) engine.add(random_spec(1024, 512, 0.25, 3, v, Rule::life(), 16));
+  for (int frame = 0; frame < 300; ++frame) {
+    engine.step(2);
+    EXPECT_EQ(engine.host_syncs_in_last_step(), 0u) << "frame " << frame;
+    if (frame % 10 == 0) engine.request_summaries();
+    for (std::size_t i = 0; i < engine.size(); ++i) {
+      engine.begin_display(i);
+      engine.end_display(i);
+      (void)engine.status(i);
+    }
+  }
+  engine.request_summaries();
+  engine.finish();
+  Lattice reference = Lattice::random(1024, 512, 0.25, 3);
+  cpu_run(reference, Rule::life(), 600);
+  const FrameTimings frame = engine.frame_timings();
+  ASSERT_TRUE(frame.valid);
+  EXPECT_GT(frame.gpu_span_ms, 0.0);
+  EXPECT_GT(frame.busy_ms, 0.0);
+  EXPECT_GT(frame.concurrency, 0.0);
+  EXPECT_LE(frame.concurrency, 2.0 * static_cast<double>(engine.size()));
+  const auto bars = engine.timeline();
+  EXPECT_EQ(bars.size(), 2 * engine.size());  // a step and a display bar per instance
+  for (const auto& bar : bars) {
+    EXPECT_GE(bar.start_ms, 0.0);
+    EXPECT_GE(bar.end_ms, bar.start_ms);
+    EXPECT_LE(bar.end_ms, frame.gpu_span_ms + 1e-6);
+    EXPECT_EQ(bar.stream, static_cast<int>(bar.instance));
+  }
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    const InstanceStatus s = engine.status(i);
+    EXPECT_EQ(s.generation, 600u);
+    ASSERT_TRUE(s.summary.has_value());
+    EXPECT_EQ(s.summary->generation, 600u);
+    EXPECT_EQ(s.summary->hash, reference.hash()) << variant_name(s.variant);
+    EXPECT_GT(s.step_ms.samples, 0);
+    EXPECT_LE(s.step_ms.samples, kTimingWindow);
+    EXPECT_GT(s.step_ms.mean, 0.0);
+    EXPECT_GT(s.cups, 0.0);
+  }
+}
+
+// On one shared stream nothing runs side by side: the busy time fits in the span.
+TEST_F(CudaEngineTest, SharedStreamFramesDoNotOverlap) {
+  CudaEngine engine;
+  engine.set_stream_mode(StreamMode::shared);
+  for (int i = 0; i < 6; ++i)
+    engine.add(random_spec(1024, 1024, 0.3, 40 + i, Variant::global, Rule::life(), 1));
+  for (int frame = 0; frame < 20; ++frame) engine.step(2);
+  engine.finish();
+  const FrameTimings frame = engine.frame_timings();
+  ASSERT_TRUE(frame.valid);
+  EXPECT_LE(frame.concurrency, 1.02);
+  for (const auto& bar : engine.timeline()) EXPECT_EQ(bar.stream, 0);
+}
+
+std::size_t free_device_memory() {
+  std::size_t free_bytes = 0, total = 0;
+  EXPECT_EQ(cudaMemGetInfo(&free_bytes, &total), cudaSuccess);
+  return free_bytes;
+}
+
+void churn_once(CudaEngine& engine) {
+  engine.add(random_spec(1024, 1024, 0.3, 1, Variant::bitpacked, Rule::life(), 16));
+  engine.add(random_spec(2048, 512, 0.3, 2, Variant::global, Rule::life(), 1));
+  engine.add(random_spec(512, 512, 0.3, 3, Variant::naive, Rule::life(), 1));
+  InstanceSpec copy;
+  copy.variant = Variant::iterate;
+  copy.init = CopyInit{0};
+  engine.add(copy);
+  engine.step(5);
+  engine.set_variant(1, Variant::bitpacked);
+  engine.set_variant(0, Variant::shared);
+  engine.request_summaries();
+  (void)engine.read(2);
+  engine.step(5);
+  while (engine.size() > 0) engine.remove(engine.size() - 1);
+}
+
+// Adding and removing instances (with copies, switches, summaries and reads) gives every byte back.
+TEST_F(CudaEngineTest, AddAndRemoveInALoopGivesDeviceMemoryBack) {
+  CudaEngine engine;
+  churn_once(engine);  // loads every kernel module (lazy loading allocates on first use)
+  engine.finish();
+  const std::size_t before = free_device_memory();
+  std::size_t lowest = before;
+  for (int cycle = 0; cycle < 30; ++cycle) {
+    churn_once(engine);
+    engine.add(random_spec(4096, 4096, 0.2, 9, Variant::iterate, Rule::life(), 8));
+    lowest = std::min(lowest, free_device_memory());
+    engine.remove(0);
+  }
+  engine.finish();
+  EXPECT_LT(lowest + 2 * 4096 * 4096 - (std::size_t{1} << 20), before) << "the loop did not take memory";
+  EXPECT_EQ(free_device_memory(), before);
+  EXPECT_EQ(engine.size(), 0u);
+}
+
+// A lattice that cannot fit is refused with how much was asked and how much is free, and the
+// instances already there go on untouched.
+TEST_F(CudaEngineTest, ImpossibleLatticeThrowsInputErrorAndChangesNothing) {
+  CudaEngine engine;
+  engine.add(random_spec(256, 256, 0.3, 11, Variant::bitpacked, Rule::life(), 16));
+  engine.add(random_spec(256, 128, 0.3, 12, Variant::shared, Rule::life(), 1));
+  engine.step(7);
+  const std::uint64_t h0 = engine.summarize(0).hash, h1 = engine.summarize(1).hash;
+  const InstanceSpec huge = random_spec(1048576, 1048576, 0.3, 1, Variant::global, Rule::life(), 1);
+  try {
+    engine.add(huge);
+    FAIL() << "a 1048576x1048576 byte lattice was accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("1048576x1048576 (global) needs 2097152 MiB"), std::string::npos) << what;
+    EXPECT_NE(what.find("MiB free"), std::string::npos) << what;
+  }
+  EXPECT_THROW(engine.replace(1, huge), InputError);
+  EXPECT_EQ(engine.size(), 2u);
+  EXPECT_EQ(engine.status(1).width, 256);
+  EXPECT_EQ(engine.status(1).variant, Variant::shared);
+  EXPECT_EQ(engine.summarize(0).hash, h0);
+  EXPECT_EQ(engine.summarize(1).hash, h1);
+  engine.step(1);  // and they still run
+  EXPECT_EQ(engine.status(0).generation, 8u);
+}
+
+TEST_F(CudaEngineTest, BadRequestsThrowInputErrorAndChangeNothing) {
+  CudaEngine engine;
+  engine.add(random_spec(64, 64, 0.3, 1, Variant::iterate, Rule::life(), 4));
+  EXPECT_THROW(engine.remove(1), InputError);
+  EXPECT_THROW(engine.set_variant(3, Variant::naive), InputError);
+  EXPECT_THROW(engine.set_generations_per_launch(0, 0), InputError);
+  EXPECT_THROW(engine.set_generations_per_launch(0, 65), InputError);
+  EXPECT_THROW(engine.add(random_spec(33, 64, 0.3, 1, Variant::naive, Rule::life(), 1)), InputError);
+  InstanceSpec copy;
+  copy.init = CopyInit{4};
+  EXPECT_THROW(engine.add(copy), InputError);
+  EXPECT_THROW(engine.step(-1), InputError);
+  EXPECT_EQ(engine.size(), 1u);
+  EXPECT_EQ(engine.status(0).generations_per_launch, 4);
+  EXPECT_THROW(CudaEngine(1 << 20), DeviceError);
+}
+
+// Life facts on every variant: a glider moves one cell diagonally every 4 generations, wrapping
+// around the torus; an uploaded lattice reads back unchanged.
+TEST_F(CudaEngineTest, GliderMovesOneCellDiagonallyEveryFourGenerations) {
+  Lattice start(64, 32);
+  // .O. / ..O / OOO with its box's top-left at (60, 29): it straddles both seams.
+  for (auto [x, y] : {std::pair{61, 29}, {62, 30}, {60, 31}, {61, 31}, {62, 31}}) start.set(x, y, true);
+  for (Variant v : kAllVariants) {
+    SCOPED_TRACE(std::string(variant_name(v)));
+    CudaEngine engine;
+    InstanceSpec spec;
+    spec.variant = v;
+    spec.generations_per_launch = 3;
+    spec.init = start;
+    engine.add(spec);
+    EXPECT_EQ(difference(engine.read(0), start), "");
+    engine.step(4 * 25);
+    Lattice moved(64, 32);
+    for (int y = 0; y < 32; ++y)
+      for (int x = 0; x < 64; ++x)
+        if (start.get(x, y)) moved.set(x + 25, y + 25, true);
+    EXPECT_EQ(difference(engine.read(0), moved), "");
+  }
+}
+
+// set_cell wraps its coordinates onto the torus, changes exactly one cell and gives a new origin.
+TEST_F(CudaEngineTest, SetCellChangesOneCellAndTheOrigin) {
+  for (Variant v : kAllVariants) {
+    SCOPED_TRACE(std::string(variant_name(v)));
+    CudaEngine engine;
+    engine.add(random_spec(96, 64, 0.0, 1, v, Rule::life(), 1));
+    const std::uint64_t origin = engine.status(0).origin;
+    engine.set_cell(0, -1, 69, true);
+    const Lattice after = engine.read(0);
+    EXPECT_TRUE(after.get(95, 5));
+    EXPECT_EQ(after.population(), 1u);
+    EXPECT_NE(engine.status(0).origin, origin);
+    const DeviceLatticeView view = engine.device_view(0);
+    EXPECT_NE(view.cells, nullptr);
+    EXPECT_EQ(view.width, 96);
+    EXPECT_EQ(view.layout == kernels::Layout::bit_cells, v == Variant::bitpacked);
+  }
+}
+
+}  // namespace
+}  // namespace ls
