@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The CI checks beyond scripts/test.sh: the host code's tests under AddressSanitizer and
+# UndefinedBehaviorSanitizer (preset `asan`, CUDA off), then each libFuzzer target for about 30 s
+# on its corpus (scripts/fuzz.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "== host tests under ASan + UBSan =="
+# Mesa's and X's client libraries keep allocations until exit; their leaks are not ours.
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+PRESET=asan scripts/test.sh
+if [ -x scripts/fuzz.sh ]; then
+  echo "== fuzz targets, 30 s each =="
+  scripts/fuzz.sh 30
+fi
