@@ -1,0 +1,272 @@
+// layout.cu — lattice layouts on the device: sizes, the random fill, conversion between layouts,
+// single-cell edits and the population/hash summary. Every kernel here works on 32-cell words:
+// since rows are multiples of 32 cells, word j of any layout is cells 32j..32j+31 in row-major
+// order, so one thread reads or writes one word's worth of cells in any layout.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "core/splitmix.hpp"
+#include "cuda_check.hpp"
+#include "life_kernels.hpp"
+
+namespace ls::kernels {
+namespace {
+
+constexpr int kThreads = 256;
+// Grid-stride kernels use at most this many blocks (enough to fill any current GPU).
+constexpr long long kMaxBlocks = 8192;
+
+int blocks_for(long long items) {
+  const long long b = (items + kThreads - 1) / kThreads;
+  return static_cast<int>(b < 1 ? 1 : (b > kMaxBlocks ? kMaxBlocks : b));
+}
+
+/// Reads 32 cells starting at cell 32j (row-major) as a bit mask; any non-zero cell is live.
+template <Layout L>
+__device__ __forceinline__ std::uint32_t load_word(const void* cells, std::size_t j) {
+  if constexpr (L == Layout::bit_cells) {
+    return static_cast<const std::uint32_t*>(cells)[j];
+  } else if constexpr (L == Layout::byte_cells) {
+    const uint4* p = reinterpret_cast<const uint4*>(static_cast<const std::uint8_t*>(cells) + 32 * j);
+    std::uint32_t mask = 0;
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+      const uint4 v = p[q];
+      const std::uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int b = 0; b < 4; ++b)
+          if ((w[i] >> (8 * b)) & 0xffu) mask |= 1u << (16 * q + 4 * i + b);
+    }
+    return mask;
+  } else {
+    const int4* p = reinterpret_cast<const int4*>(static_cast<const std::int32_t*>(cells) + 32 * j);
+    std::uint32_t mask = 0;
+#pragma unroll
+    for (int q = 0; q < 8; ++q) {
+      const int4 v = p[q];
+      mask |= (v.x != 0 ? 1u : 0u) << (4 * q);
+      mask |= (v.y != 0 ? 1u : 0u) << (4 * q + 1);
+      mask |= (v.z != 0 ? 1u : 0u) << (4 * q + 2);
+      mask |= (v.w != 0 ? 1u : 0u) << (4 * q + 3);
+    }
+    return mask;
+  }
+}
+
+/// Writes the 32 cells of a bit mask starting at cell 32j (row-major).
+template <Layout L>
+__device__ __forceinline__ void store_word(void* cells, std::size_t j, std::uint32_t mask) {
+  if constexpr (L == Layout::bit_cells) {
+    static_cast<std::uint32_t*>(cells)[j] = mask;
+  } else if constexpr (L == Layout::byte_cells) {
+    uint4* p = reinterpret_cast<uint4*>(static_cast<std::uint8_t*>(cells) + 32 * j);
+    std::uint32_t w[8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i) w[i] = (((mask >> (4 * i)) & 0xfu) * 0x00204081u) & 0x01010101u;
+    p[0] = make_uint4(w[0], w[1], w[2], w[3]);
+    p[1] = make_uint4(w[4], w[5], w[6], w[7]);
+  } else {
+    int4* p = reinterpret_cast<int4*>(static_cast<std::int32_t*>(cells) + 32 * j);
+#pragma unroll
+    for (int q = 0; q < 8; ++q) {
+      const std::uint32_t b = mask >> (4 * q);
+      p[q] = make_int4(b & 1, (b >> 1) & 1, (b >> 2) & 1, (b >> 3) & 1);
+    }
+  }
+}
+
+template <Layout L>
+__global__ void random_fill_kernel(void* dst, int width, std::size_t words, std::uint64_t threshold, bool all,
+                                   std::uint64_t seed) {
+  const int words_per_row = width / 32;
+  for (std::size_t j = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; j < words;
+       j += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const auto y = static_cast<std::uint32_t>(j / words_per_row);
+    const auto x0 = static_cast<std::uint32_t>(j % words_per_row) * 32u;
+    std::uint32_t mask = 0;
+    for (int i = 0; i < 32; ++i)
+      if (random_cell_live(seed, x0 + i, y, threshold, all)) mask |= 1u << i;
+    store_word<L>(dst, j, mask);
+  }
+}
+
+template <Layout From, Layout To>
+__global__ void convert_kernel(const void* src, void* dst, std::size_t words) {
+  for (std::size_t j = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; j < words;
+       j += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    store_word<To>(dst, j, load_word<From>(src, j));
+}
+
+__global__ void set_cell_kernel(Layout layout, void* cells, std::size_t index, bool alive) {
+  switch (layout) {
+    case Layout::int32_cells:
+      static_cast<std::int32_t*>(cells)[index] = alive ? 1 : 0;
+      break;
+    case Layout::byte_cells:
+      static_cast<std::uint8_t*>(cells)[index] = alive ? 1 : 0;
+      break;
+    case Layout::bit_cells: {
+      std::uint32_t& w = static_cast<std::uint32_t*>(cells)[index / 32];
+      const std::uint32_t bit = 1u << (index % 32);
+      w = alive ? (w | bit) : (w & ~bit);
+      break;
+    }
+  }
+}
+
+template <Layout L>
+__global__ void summary_kernel(const void* cells, int width, int height, std::size_t words,
+                               unsigned long long* result) {
+  const int words_per_row = width / 32;
+  unsigned long long population = 0, hash = 0;
+  for (std::size_t j = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; j < words;
+       j += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    std::uint32_t mask = load_word<L>(cells, j);
+    population += __popc(mask);
+    const auto y = static_cast<std::uint32_t>(j / words_per_row);
+    const auto x0 = static_cast<std::uint32_t>(j % words_per_row) * 32u;
+    while (mask) {
+      const int i = __ffs(mask) - 1;
+      mask &= mask - 1;
+      hash += cell_hash(x0 + i, y);
+    }
+  }
+  // Warp, then block reduction; one atomic per block and quantity (sums mod 2^64 commute).
+#pragma unroll
+  for (int off = 16; off > 0; off /= 2) {
+    population += __shfl_down_sync(0xffffffffu, population, off);
+    hash += __shfl_down_sync(0xffffffffu, hash, off);
+  }
+  __shared__ unsigned long long part[2][kThreads / 32];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == 0) {
+    part[0][warp] = population;
+    part[1][warp] = hash;
+  }
+  __syncthreads();
+  if (warp == 0) {
+    population = lane < kThreads / 32 ? part[0][lane] : 0;
+    hash = lane < kThreads / 32 ? part[1][lane] : 0;
+#pragma unroll
+    for (int off = 16; off > 0; off /= 2) {
+      population += __shfl_down_sync(0xffffffffu, population, off);
+      hash += __shfl_down_sync(0xffffffffu, hash, off);
+    }
+    if (lane == 0) {
+      if (blockIdx.x == 0) hash += lattice_hash_base(width, height);
+      atomicAdd(&result[0], population);
+      atomicAdd(&result[1], hash);
+    }
+  }
+}
+
+std::size_t cell_count(int width, int height) {
+  return static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+}
+
+template <Layout From>
+void convert_from(const void* src, Layout to, void* dst, std::size_t words, cudaStream_t stream) {
+  const int blocks = blocks_for(static_cast<long long>(words));
+  switch (to) {
+    case Layout::int32_cells:
+      convert_kernel<From, Layout::int32_cells><<<blocks, kThreads, 0, stream>>>(src, dst, words);
+      break;
+    case Layout::byte_cells:
+      convert_kernel<From, Layout::byte_cells><<<blocks, kThreads, 0, stream>>>(src, dst, words);
+      break;
+    case Layout::bit_cells:
+      convert_kernel<From, Layout::bit_cells><<<blocks, kThreads, 0, stream>>>(src, dst, words);
+      break;
+  }
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+std::size_t layout_bytes(Layout layout, int width, int height) {
+  const std::size_t cells = cell_count(width, height);
+  switch (layout) {
+    case Layout::int32_cells:
+      return cells * sizeof(std::int32_t);
+    case Layout::byte_cells:
+      return cells;
+    case Layout::bit_cells:
+      return cells / 8;
+  }
+  return 0;
+}
+
+void launch_random_fill(Layout layout, void* dst, int width, int height, std::uint64_t threshold, bool all,
+                        std::uint64_t seed, cudaStream_t stream) {
+  const std::size_t words = cell_count(width, height) / 32;
+  const int blocks = blocks_for(static_cast<long long>(words));
+  switch (layout) {
+    case Layout::int32_cells:
+      random_fill_kernel<Layout::int32_cells>
+          <<<blocks, kThreads, 0, stream>>>(dst, width, words, threshold, all, seed);
+      break;
+    case Layout::byte_cells:
+      random_fill_kernel<Layout::byte_cells>
+          <<<blocks, kThreads, 0, stream>>>(dst, width, words, threshold, all, seed);
+      break;
+    case Layout::bit_cells:
+      random_fill_kernel<Layout::bit_cells>
+          <<<blocks, kThreads, 0, stream>>>(dst, width, words, threshold, all, seed);
+      break;
+  }
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_convert(Layout from, const void* src, Layout to, void* dst, int width, int height,
+                    cudaStream_t stream) {
+  const std::size_t words = cell_count(width, height) / 32;
+  if (from == to) {
+    CUDA_CHECK(
+        cudaMemcpyAsync(dst, src, layout_bytes(from, width, height), cudaMemcpyDeviceToDevice, stream));
+    return;
+  }
+  switch (from) {
+    case Layout::int32_cells:
+      convert_from<Layout::int32_cells>(src, to, dst, words, stream);
+      break;
+    case Layout::byte_cells:
+      convert_from<Layout::byte_cells>(src, to, dst, words, stream);
+      break;
+    case Layout::bit_cells:
+      convert_from<Layout::bit_cells>(src, to, dst, words, stream);
+      break;
+  }
+}
+
+void launch_set_cell(Layout layout, void* cells, int width, int /*height*/, int x, int y, bool alive,
+                     cudaStream_t stream) {
+  const std::size_t index = static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + x;
+  set_cell_kernel<<<1, 1, 0, stream>>>(layout, cells, index, alive);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_summary(Layout layout, const void* cells, int width, int height, std::uint64_t* result,
+                    cudaStream_t stream) {
+  static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t));
+  CUDA_CHECK(cudaMemsetAsync(result, 0, 2 * sizeof(std::uint64_t), stream));
+  const std::size_t words = cell_count(width, height) / 32;
+  const int blocks = blocks_for(static_cast<long long>(words));
+  auto* out = reinterpret_cast<unsigned long long*>(result);
+  switch (layout) {
+    case Layout::int32_cells:
+      summary_kernel<Layout::int32_cells><<<blocks, kThreads, 0, stream>>>(cells, width, height, words, out);
+      break;
+    case Layout::byte_cells:
+      summary_kernel<Layout::byte_cells><<<blocks, kThreads, 0, stream>>>(cells, width, height, words, out);
+      break;
+    case Layout::bit_cells:
+      summary_kernel<Layout::bit_cells><<<blocks, kThreads, 0, stream>>>(cells, width, height, words, out);
+      break;
+  }
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace ls::kernels

@@ -1,0 +1,115 @@
+// step_bitpacked.cu — the `bitpacked` variant: one bit per cell (32-bit words, the host Lattice's
+// layout), k generations per launch (1..64) by temporal blocking in registers.
+//
+// A block is kWarps warps stacked vertically; each lane holds one word column of kRowsPerWarp
+// rows in registers, so a warp spans 32 words and the block kWarps * kRowsPerWarp rows. The
+// horizontal neighbours come from the lanes beside (warp shuffles, then funnel shifts), the rows
+// above and below a warp's band from its neighbour warps through a small shared-memory exchange
+// (one __syncthreads() per generation). Neighbour counts are bit-sliced: each row's horizontal
+// 3-sum is two bit planes computed once and shared by the three rows that use it; then full
+// adders and the rule as logic (a fixed expression for B3/S23, a mux tree over the rule's masks
+// for any other rule). Garbage enters at the block's edges and moves one cell per generation, so
+// after k generations the interior (lanes hl..31-hl, hl = 1 or 2 words, and all but k rows at
+// the top and bottom) is exact; only that is written.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "cuda_check.hpp"
+#include "life_device.cuh"
+#include "life_kernels.hpp"
+
+namespace ls::kernels {
+namespace {
+
+using detail::BitRule;
+
+constexpr unsigned kFull = 0xffffffffu;
+
+__device__ __forceinline__ void hsum_lanes(std::uint32_t w, std::uint32_t& s, std::uint32_t& c) {
+  const std::uint32_t left = __shfl_up_sync(kFull, w, 1);     // lane 0 gets its own word: garbage
+  const std::uint32_t right = __shfl_down_sync(kFull, w, 1);  // lane 31 likewise
+  detail::hsum3(w, left, right, s, c);
+}
+
+template <bool kLife, int kRowsPerWarp, int kWarps>
+__global__ void __launch_bounds__(32 * kWarps)
+    life_step_bits(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out, int words_per_row,
+                   int height, BitRule rule, int k, int halo_words) {
+  constexpr int kTileRows = kRowsPerWarp * kWarps;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int out_words = 32 - 2 * halo_words, out_rows = kTileRows - 2 * k;
+  // Strips and bands cover the lattice; the last ones are moved back to end at its edge (they
+  // overlap their neighbours and write the same values there) so every block does full work.
+  int sx = blockIdx.x * out_words, sy = blockIdx.y * out_rows;
+  sx = words_per_row >= out_words ? min(sx, words_per_row - out_words) : 0;
+  sy = height >= out_rows ? min(sy, height - out_rows) : 0;
+  const int gx = detail::wrap(static_cast<long long>(sx) + lane - halo_words, words_per_row);
+  const std::size_t wpr = static_cast<std::size_t>(words_per_row);
+
+  std::uint32_t c[kRowsPerWarp];
+  int y = detail::wrap(static_cast<long long>(sy) - k + warp * kRowsPerWarp, height);
+#pragma unroll
+  for (int r = 0; r < kRowsPerWarp; ++r) {
+    c[r] = __ldg(in + y * wpr + gx);
+    if (++y == height) y = 0;
+  }
+
+  __shared__ std::uint32_t edge[2][kWarps][2][32];  // [generation parity][warp][top, bottom][lane]
+  for (int g = 0; g < k; ++g) {
+    const int p = g & 1;
+    edge[p][warp][0][lane] = c[0];
+    edge[p][warp][1][lane] = c[kRowsPerWarp - 1];
+    __syncthreads();
+    const std::uint32_t above = warp > 0 ? edge[p][warp - 1][1][lane] : 0u;
+    const std::uint32_t below = warp < kWarps - 1 ? edge[p][warp + 1][0][lane] : 0u;
+    std::uint32_t sa, ca, sb, cb;
+    hsum_lanes(above, sa, ca);
+    hsum_lanes(c[0], sb, cb);
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r) {
+      std::uint32_t sc, cc;
+      hsum_lanes(r + 1 < kRowsPerWarp ? c[r + 1] : below, sc, cc);
+      c[r] = detail::bit_rule<kLife>(sa, ca, sb, cb, sc, cc, c[r], rule);
+      sa = sb;
+      ca = cb;
+      sb = sc;
+      cb = cc;
+    }
+  }
+
+  if (lane < halo_words || lane >= 32 - halo_words || lane - halo_words >= words_per_row) return;
+  const int rows = min(out_rows, height);
+#pragma unroll
+  for (int r = 0; r < kRowsPerWarp; ++r) {
+    const int t = warp * kRowsPerWarp + r - k;  // row within the band
+    if (t >= 0 && t < rows) out[(sy + t) * wpr + gx] = c[r];
+  }
+}
+
+template <bool kLife, int kRowsPerWarp, int kWarps>
+void launch_bits(const std::uint32_t* in, std::uint32_t* out, int width, int height, BitRule rule, int k,
+                 cudaStream_t stream) {
+  const int words_per_row = width / 32;
+  const int halo_words = k > 32 ? 2 : 1;  // a word of halo holds 32 generations of garbage
+  const int out_words = 32 - 2 * halo_words, out_rows = kRowsPerWarp * kWarps - 2 * k;
+  const dim3 grid(words_per_row >= out_words ? (words_per_row + out_words - 1) / out_words : 1,
+                  height >= out_rows ? (height + out_rows - 1) / out_rows : 1);
+  life_step_bits<kLife, kRowsPerWarp, kWarps>
+      <<<grid, 32 * kWarps, 0, stream>>>(in, out, words_per_row, height, rule, k, halo_words);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+void launch_step_bitpacked(const std::uint32_t* in, std::uint32_t* out, int width, int height, RuleMasks rule,
+                           int k, cudaStream_t stream) {
+  if (k < 1 || k > 64) throw InputError("generations per launch must be 1..64, got " + std::to_string(k));
+  if (detail::is_life(rule))
+    launch_bits<true, 16, 16>(in, out, width, height, detail::make_bit_rule(rule), k, stream);
+  else
+    launch_bits<false, 16, 16>(in, out, width, height, detail::make_bit_rule(rule), k, stream);
+}
+
+}  // namespace ls::kernels

@@ -1,0 +1,95 @@
+// step_shared.cu — the `shared` variant: one byte per cell, one generation per launch. Each block
+// loads its 512 x 64 tile plus a one-cell halo (a 4-byte word each side, one row above and below)
+// into shared memory once, with 16-byte loads, then each thread computes a 16-cell-wide column of
+// 8 rows from shared memory, four cells at a time in byte lanes (SWAR).
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cuda_check.hpp"
+#include "life_device.cuh"
+#include "life_kernels.hpp"
+
+namespace ls::kernels {
+namespace {
+
+using detail::ByteRule;
+
+constexpr int kTileW = 512, kTileH = 64;
+constexpr int kBlockX = kTileW / 16, kBlockY = 8;  // one thread per 16-byte chunk and 8 rows
+constexpr int kRows = kTileH / kBlockY;
+// A tile row: 16 bytes whose last word is the left halo, the tile, 16 bytes whose first word is
+// the right halo (keeps the tile 16-byte aligned).
+constexpr int kStride = kTileW + 32;
+
+template <bool kLife>
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    life_step_shared(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, int width,
+                     int height, ByteRule rule) {
+  __shared__ __align__(16) std::uint8_t tile[(kTileH + 2) * kStride];
+  const int bx0 = blockIdx.x * kTileW, by0 = blockIdx.y * kTileH;
+  const int tw = min(kTileW, width - bx0), th = min(kTileH, height - by0);  // multiples of 32
+  const std::size_t w = static_cast<std::size_t>(width);
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int xl = (bx0 == 0 ? width : bx0) - 4, xr = bx0 + tw == width ? 0 : bx0 + tw;
+
+  for (int r = ty; r < th + 2; r += kBlockY) {
+    int gy = by0 + r - 1;
+    if (gy < 0) gy = height - 1;
+    if (gy >= height) gy = 0;
+    const std::uint8_t* src = in + gy * w;
+    std::uint8_t* dst = tile + r * kStride;
+    if (tx * 16 < tw)
+      *reinterpret_cast<uint4*>(dst + 16 + tx * 16) =
+          __ldg(reinterpret_cast<const uint4*>(src + bx0 + tx * 16));
+    if (tx == 0)
+      *reinterpret_cast<std::uint32_t*>(dst + 12) = __ldg(reinterpret_cast<const std::uint32_t*>(src + xl));
+    if (tx == 1)
+      *reinterpret_cast<std::uint32_t*>(dst + 16 + tw) =
+          __ldg(reinterpret_cast<const std::uint32_t*>(src + xr));
+  }
+  __syncthreads();
+
+  const int r0 = ty * kRows;
+  if (tx * 16 >= tw || r0 >= th) return;
+  auto load = [&](int r, std::uint32_t(&v)[6]) {
+    const std::uint8_t* p = tile + r * kStride + 16 + tx * 16;
+    const uint4 c = *reinterpret_cast<const uint4*>(p);
+    v[0] = *reinterpret_cast<const std::uint32_t*>(p - 4);
+    v[1] = c.x;
+    v[2] = c.y;
+    v[3] = c.z;
+    v[4] = c.w;
+    v[5] = *reinterpret_cast<const std::uint32_t*>(p + 16);
+  };
+  std::uint32_t u[6], m[6], d[6];
+  load(r0, u);  // tile row r0 is lattice row by0 + r0 - 1
+  load(r0 + 1, m);
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) {
+    load(r0 + r + 2, d);
+    std::uint32_t o[4];
+    detail::byte_step16<kLife>(u, m, d, rule, o);
+    *reinterpret_cast<uint4*>(out + (by0 + r0 + r) * w + bx0 + tx * 16) = make_uint4(o[0], o[1], o[2], o[3]);
+#pragma unroll
+    for (int i = 0; i < 6; ++i) {
+      u[i] = m[i];
+      m[i] = d[i];
+    }
+  }
+}
+
+}  // namespace
+
+void launch_step_shared(const std::uint8_t* in, std::uint8_t* out, int width, int height, RuleMasks rule,
+                        cudaStream_t stream) {
+  const dim3 block(kBlockX, kBlockY);
+  const dim3 grid((width + kTileW - 1) / kTileW, (height + kTileH - 1) / kTileH);
+  if (detail::is_life(rule))
+    life_step_shared<true><<<grid, block, 0, stream>>>(in, out, width, height, detail::make_byte_rule(rule));
+  else
+    life_step_shared<false><<<grid, block, 0, stream>>>(in, out, width, height, detail::make_byte_rule(rule));
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace ls::kernels

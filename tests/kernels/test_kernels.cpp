@@ -1,0 +1,384 @@
+// test_kernels.cpp — the device code against the CPU reference: every variant equals ls::cpu_run
+// cell for cell (random soups, random and named Life-like rules, k generations per launch), the
+// device random fill equals Lattice::random in every layout, conversions round-trip exactly, and
+// the device summary equals Lattice's population and hash. Skips without a CUDA device.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/cpu_engine.hpp"
+#include "core/lattice.hpp"
+#include "core/rule.hpp"
+#include "core/splitmix.hpp"
+#include "cuda_check.hpp"
+#include "life_kernels.hpp"
+
+namespace {
+
+using ls::Lattice;
+using ls::Rule;
+using ls::kernels::Layout;
+
+bool has_device() {
+  int n = 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+
+#define SKIP_WITHOUT_DEVICE() \
+  if (!has_device()) GTEST_SKIP() << "no CUDA device: the kernels cannot run here"
+
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) { CUDA_CHECK(cudaMalloc(&ptr_, bytes)); }
+  ~DeviceBuffer() { cudaFree(ptr_); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  void* get() const { return ptr_; }
+  std::size_t bytes() const { return bytes_; }
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(ptr_);
+  }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_;
+};
+
+enum class Variant { naive, global, shared, iterate, bitpacked };
+const char* name(Variant v) {
+  switch (v) {
+    case Variant::naive:
+      return "naive";
+    case Variant::global:
+      return "global";
+    case Variant::shared:
+      return "shared";
+    case Variant::iterate:
+      return "iterate";
+    case Variant::bitpacked:
+      return "bitpacked";
+  }
+  return "?";
+}
+Layout layout_of(Variant v) {
+  switch (v) {
+    case Variant::naive:
+      return Layout::int32_cells;
+    case Variant::bitpacked:
+      return Layout::bit_cells;
+    default:
+      return Layout::byte_cells;
+  }
+}
+const char* name(Layout l) {
+  switch (l) {
+    case Layout::int32_cells:
+      return "int32";
+    case Layout::byte_cells:
+      return "byte";
+    case Layout::bit_cells:
+      return "bit";
+  }
+  return "?";
+}
+constexpr Layout kLayouts[] = {Layout::int32_cells, Layout::byte_cells, Layout::bit_cells};
+
+ls::kernels::RuleMasks masks(const Rule& r) { return {r.birth, r.survive}; }
+
+void upload_bits(const Lattice& l, void* dst) {
+  CUDA_CHECK(cudaMemcpy(dst, l.words().data(), l.words().size() * 4, cudaMemcpyHostToDevice));
+}
+Lattice download_bits(const void* src, int w, int h) {
+  Lattice l(w, h);
+  CUDA_CHECK(cudaMemcpy(l.words().data(), src, l.words().size() * 4, cudaMemcpyDeviceToHost));
+  return l;
+}
+
+/// Reads a lattice stored on the device in `layout` back cell by cell (not through convert).
+Lattice download_raw(Layout layout, const void* src, int w, int h) {
+  if (layout == Layout::bit_cells) return download_bits(src, w, h);
+  const std::size_t cells = static_cast<std::size_t>(w) * h;
+  std::vector<std::int32_t> ints(layout == Layout::int32_cells ? cells : 0);
+  std::vector<std::uint8_t> bytes(layout == Layout::byte_cells ? cells : 0);
+  if (layout == Layout::int32_cells)
+    CUDA_CHECK(cudaMemcpy(ints.data(), src, cells * 4, cudaMemcpyDeviceToHost));
+  else
+    CUDA_CHECK(cudaMemcpy(bytes.data(), src, cells, cudaMemcpyDeviceToHost));
+  Lattice l(w, h);
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const std::size_t i = static_cast<std::size_t>(y) * w + x;
+      const int v = layout == Layout::int32_cells ? ints[i] : bytes[i];
+      EXPECT_TRUE(v == 0 || v == 1) << "cell (" << x << ", " << y << ") holds " << v;
+      if (v) l.set(x, y, true);
+    }
+  }
+  return l;
+}
+
+/// Runs `generations` generations of `variant` on the device from `start`, k per launch (plus a
+/// remainder launch), ping-ponging between two buffers as the engine does.
+Lattice run_on_device(Variant variant, const Lattice& start, const Rule& rule, long long generations, int k) {
+  const int w = start.width(), h = start.height();
+  const Layout layout = layout_of(variant);
+  const std::size_t bytes = ls::kernels::layout_bytes(layout, w, h);
+  DeviceBuffer bits(ls::kernels::layout_bytes(Layout::bit_cells, w, h)), a(bytes), b(bytes);
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  upload_bits(start, bits.get());
+  ls::kernels::launch_convert(Layout::bit_cells, bits.get(), layout, a.get(), w, h, stream);
+  void* front = a.get();
+  void* back = b.get();
+  const auto m = masks(rule);
+  for (long long done = 0; done < generations;) {
+    const int step = static_cast<int>(std::min<long long>(k, generations - done));
+    switch (variant) {
+      case Variant::naive:
+        ls::kernels::launch_step_naive(static_cast<std::int32_t*>(front), static_cast<std::int32_t*>(back), w,
+                                       h, m, stream);
+        done += 1;
+        break;
+      case Variant::global:
+        ls::kernels::launch_step_global(static_cast<std::uint8_t*>(front), static_cast<std::uint8_t*>(back),
+                                        w, h, m, stream);
+        done += 1;
+        break;
+      case Variant::shared:
+        ls::kernels::launch_step_shared(static_cast<std::uint8_t*>(front), static_cast<std::uint8_t*>(back),
+                                        w, h, m, stream);
+        done += 1;
+        break;
+      case Variant::iterate:
+        ls::kernels::launch_step_iterate(static_cast<std::uint8_t*>(front), static_cast<std::uint8_t*>(back),
+                                         w, h, m, step, stream);
+        done += step;
+        break;
+      case Variant::bitpacked:
+        ls::kernels::launch_step_bitpacked(static_cast<std::uint32_t*>(front),
+                                           static_cast<std::uint32_t*>(back), w, h, m, step, stream);
+        done += step;
+        break;
+    }
+    std::swap(front, back);
+  }
+  ls::kernels::launch_convert(layout, front, Layout::bit_cells, bits.get(), w, h, stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  return download_bits(bits.get(), w, h);
+}
+
+/// Where two lattices first differ, for the failure message.
+std::string first_difference(const Lattice& got, const Lattice& want) {
+  for (int y = 0; y < want.height(); ++y)
+    for (int x = 0; x < want.width(); ++x)
+      if (got.get(x, y) != want.get(x, y))
+        return "first difference at (" + std::to_string(x) + ", " + std::to_string(y) + ")";
+  return "no difference";
+}
+
+std::vector<Rule> test_rules() {
+  std::vector<Rule> rules = {Rule::life(),
+                             {(1u << 3) | (1u << 6), (1u << 2) | (1u << 3)},  // HighLife
+                             {0b111001000, 0b111011000},                      // Day & Night
+                             {1u << 2, 0},                                    // Seeds
+                             {0b110011111, 0b111011111}};                     // B0123478/S01234678
+  std::mt19937 rng(20240611);
+  for (int i = 0; i < 22; ++i)
+    rules.push_back({static_cast<std::uint16_t>(rng() & 0x1ff), static_cast<std::uint16_t>(rng() & 0x1ff)});
+  return rules;
+}
+
+struct Size {
+  int w, h;
+};
+constexpr Size kSizes[] = {{32, 32}, {64, 96}, {256, 128}, {96, 320}, {1024, 64}, {2048, 1024}, {480, 224}};
+
+class VariantTest : public ::testing::TestWithParam<Variant> {};
+
+// Every variant equals the CPU reference on random soups for 27 rules (the named ones, a B0 rule
+// and 22 random ones), several sizes, densities and seeds, after 1, 2, 31 and 64 generations.
+TEST_P(VariantTest, EqualsCpuReferenceOnRandomSoupsAndRules) {
+  SKIP_WITHOUT_DEVICE();
+  const Variant v = GetParam();
+  const std::vector<Rule> rules = test_rules();
+  const long long gens[] = {1, 2, 31, 64};
+  const int ks[] = {1, 2, 5, 31, 32, 33, 64};
+  int case_no = 0;
+  for (std::size_t ri = 0; ri < rules.size(); ++ri) {
+    for (long long g : gens) {
+      const Size s = kSizes[case_no % (std::size(kSizes) - 1)];  // 2048x1024 has its own test
+      const double density = 0.1 + 0.1 * (case_no % 6);
+      const std::uint64_t seed = 1000 + case_no;
+      const int k = ks[case_no % std::size(ks)];
+      ++case_no;
+      SCOPED_TRACE(std::string(name(v)) + " rule " + rules[ri].to_string() + " " + std::to_string(s.w) + "x" +
+                   std::to_string(s.h) + " p=" + std::to_string(density) + " seed=" + std::to_string(seed) +
+                   " gens=" + std::to_string(g) + " k=" + std::to_string(k));
+      Lattice want = Lattice::random(s.w, s.h, density, seed);
+      const Lattice got = run_on_device(v, want, rules[ri], g, k);
+      ls::cpu_run(want, rules[ri], g);
+      ASSERT_TRUE(got == want) << first_difference(got, want);
+    }
+  }
+}
+
+// 1000 generations of Life, HighLife, Day & Night and the B0 rule on 2048x1024 and 480x224 soups.
+TEST_P(VariantTest, EqualsCpuReferenceAfter1000Generations) {
+  SKIP_WITHOUT_DEVICE();
+  const Variant v = GetParam();
+  const std::vector<Rule> rules = test_rules();
+  const int k = (v == Variant::iterate || v == Variant::bitpacked) ? 16 : 1;
+  int i = 0;
+  for (Size s : {Size{2048, 1024}, Size{480, 224}}) {
+    for (int ri : {0, 1, 2, 4}) {
+      const double density = 0.2 + 0.1 * (i % 4);
+      SCOPED_TRACE(std::string(name(v)) + " rule " + rules[ri].to_string() + " " + std::to_string(s.w) + "x" +
+                   std::to_string(s.h) + " k=" + std::to_string(k));
+      Lattice want = Lattice::random(s.w, s.h, density, 77 + i++);
+      const Lattice got = run_on_device(v, want, rules[ri], 1000, k);
+      ls::cpu_run(want, rules[ri], 1000);
+      ASSERT_TRUE(got == want) << first_difference(got, want);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, VariantTest,
+                         ::testing::Values(Variant::naive, Variant::global, Variant::shared, Variant::iterate,
+                                           Variant::bitpacked),
+                         [](const ::testing::TestParamInfo<Variant>& info) {
+                           return std::string(name(info.param));
+                         });
+
+class DeepVariantTest : public ::testing::TestWithParam<Variant> {};
+
+// k generations in one launch equal k single CPU steps, for every k the engine may ask for,
+// including the deepest halos, multi-block lattices and lattices narrower than a tile.
+TEST_P(DeepVariantTest, KGenerationsPerLaunchEqualKSingleSteps) {
+  SKIP_WITHOUT_DEVICE();
+  const Variant v = GetParam();
+  const std::vector<Rule> rules = test_rules();
+  int i = 0;
+  for (int k : {1, 2, 5, 16, 17, 31, 32, 33, 48, 63, 64}) {
+    for (Size s : {Size{32, 32}, Size{2048, 1024}, Size{992, 288}, Size{64, 2048}}) {
+      const Rule& rule = rules[i % rules.size()];
+      SCOPED_TRACE(std::string(name(v)) + " k=" + std::to_string(k) + " rule " + rule.to_string() + " " +
+                   std::to_string(s.w) + "x" + std::to_string(s.h));
+      Lattice want = Lattice::random(s.w, s.h, 0.15 + 0.05 * (i % 8), 500 + i);
+      ++i;
+      const Lattice got = run_on_device(v, want, rule, k, k);
+      ls::cpu_run(want, rule, k);
+      ASSERT_TRUE(got == want) << first_difference(got, want);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(MultiGeneration, DeepVariantTest,
+                         ::testing::Values(Variant::iterate, Variant::bitpacked),
+                         [](const ::testing::TestParamInfo<Variant>& info) {
+                           return std::string(name(info.param));
+                         });
+
+// The device random fill equals Lattice::random bit for bit in every layout.
+TEST(Layouts, RandomFillEqualsLatticeRandomInEveryLayout) {
+  SKIP_WITHOUT_DEVICE();
+  for (Layout layout : kLayouts) {
+    for (Size s : {Size{32, 32}, Size{96, 64}, Size{1024, 96}}) {
+      for (double p : {0.0, 0.1, 0.5, 0.9, 1.0}) {
+        SCOPED_TRACE(std::string(name(layout)) + " " + std::to_string(s.w) + "x" + std::to_string(s.h) +
+                     " p=" + std::to_string(p));
+        const std::uint64_t seed = 0x1234'5678'9abcull + static_cast<std::uint64_t>(p * 100);
+        DeviceBuffer buf(ls::kernels::layout_bytes(layout, s.w, s.h));
+        const ls::FillThreshold t = ls::fill_threshold(p);
+        ls::kernels::launch_random_fill(layout, buf.get(), s.w, s.h, t.threshold, t.all, seed, nullptr);
+        const Lattice got = download_raw(layout, buf.get(), s.w, s.h);
+        const Lattice want = Lattice::random(s.w, s.h, p, seed);
+        ASSERT_TRUE(got == want) << first_difference(got, want);
+      }
+    }
+  }
+}
+
+// Converting between any two layouts keeps every cell, and converting back restores the source.
+TEST(Layouts, ConvertIsExactBetweenAllLayoutPairs) {
+  SKIP_WITHOUT_DEVICE();
+  const int w = 160, h = 96;
+  const Lattice want = Lattice::random(w, h, 0.4, 99);
+  for (Layout from : kLayouts) {
+    for (Layout to : kLayouts) {
+      SCOPED_TRACE(std::string(name(from)) + " -> " + name(to));
+      DeviceBuffer a(ls::kernels::layout_bytes(from, w, h)), b(ls::kernels::layout_bytes(to, w, h)),
+          back(ls::kernels::layout_bytes(from, w, h));
+      const ls::FillThreshold t = ls::fill_threshold(0.4);
+      ls::kernels::launch_random_fill(from, a.get(), w, h, t.threshold, t.all, 99, nullptr);
+      ls::kernels::launch_convert(from, a.get(), to, b.get(), w, h, nullptr);
+      ls::kernels::launch_convert(to, b.get(), from, back.get(), w, h, nullptr);
+      EXPECT_TRUE(download_raw(to, b.get(), w, h) == want);
+      std::vector<std::uint8_t> x(a.bytes()), y(a.bytes());
+      CUDA_CHECK(cudaMemcpy(x.data(), a.get(), a.bytes(), cudaMemcpyDeviceToHost));
+      CUDA_CHECK(cudaMemcpy(y.data(), back.get(), back.bytes(), cudaMemcpyDeviceToHost));
+      EXPECT_EQ(x, y);
+    }
+  }
+}
+
+// The device population and hash equal Lattice's (the hash includes the W x H base term), in
+// every layout; an empty lattice hashes to the base alone.
+TEST(Layouts, SummaryEqualsLatticePopulationAndHash) {
+  SKIP_WITHOUT_DEVICE();
+  DeviceBuffer result(2 * sizeof(std::uint64_t));
+  for (Layout layout : kLayouts) {
+    for (Size s : {Size{32, 32}, Size{2048, 1024}, Size{96, 320}}) {
+      for (double p : {0.0, 0.3, 1.0}) {
+        SCOPED_TRACE(std::string(name(layout)) + " " + std::to_string(s.w) + "x" + std::to_string(s.h) +
+                     " p=" + std::to_string(p));
+        DeviceBuffer buf(ls::kernels::layout_bytes(layout, s.w, s.h));
+        const ls::FillThreshold t = ls::fill_threshold(p);
+        ls::kernels::launch_random_fill(layout, buf.get(), s.w, s.h, t.threshold, t.all, 5, nullptr);
+        ls::kernels::launch_summary(layout, buf.get(), s.w, s.h, result.as<std::uint64_t>(), nullptr);
+        std::uint64_t got[2];
+        CUDA_CHECK(cudaMemcpy(got, result.get(), sizeof got, cudaMemcpyDeviceToHost));
+        const Lattice want = Lattice::random(s.w, s.h, p, 5);
+        EXPECT_EQ(got[0], want.population());
+        EXPECT_EQ(got[1], want.hash());
+        if (p == 0.0) {
+          EXPECT_EQ(got[1], ls::lattice_hash_base(s.w, s.h));
+        }
+      }
+    }
+  }
+}
+
+// set_cell changes exactly the one cell it names, in every layout.
+TEST(Layouts, SetCellChangesExactlyThatCell) {
+  SKIP_WITHOUT_DEVICE();
+  const int w = 64, h = 64;
+  for (Layout layout : kLayouts) {
+    SCOPED_TRACE(name(layout));
+    DeviceBuffer buf(ls::kernels::layout_bytes(layout, w, h));
+    const ls::FillThreshold t = ls::fill_threshold(0.5);
+    ls::kernels::launch_random_fill(layout, buf.get(), w, h, t.threshold, t.all, 3, nullptr);
+    Lattice want = Lattice::random(w, h, 0.5, 3);
+    const int cells[][3] = {{0, 0, 1}, {63, 63, 0}, {31, 7, 1}, {32, 7, 0}, {5, 40, 1}, {5, 40, 0}};
+    for (const auto& c : cells) {
+      ls::kernels::launch_set_cell(layout, buf.get(), w, h, c[0], c[1], c[2] != 0, nullptr);
+      want.set(c[0], c[1], c[2] != 0);
+    }
+    EXPECT_TRUE(download_raw(layout, buf.get(), w, h) == want);
+  }
+}
+
+// Bad generations-per-launch values are refused, not run.
+TEST(Layouts, GenerationsPerLaunchOutsideOneTo64AreRefused) {
+  EXPECT_THROW(ls::kernels::launch_step_iterate(nullptr, nullptr, 32, 32, {8, 12}, 0, nullptr),
+               ls::InputError);
+  EXPECT_THROW(ls::kernels::launch_step_bitpacked(nullptr, nullptr, 32, 32, {8, 12}, 65, nullptr),
+               ls::InputError);
+}
+
+}  // namespace
