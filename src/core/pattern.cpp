@@ -192,7 +192,8 @@ Header read_header(std::string_view line, const Lines& lines) {
       const char* const rule_at = p;
       const std::string_view text = trim_right(std::string_view(p, static_cast<std::size_t>(end - p)));
       try {
-        (void)parse_rule_spec(text);
+        // "rule =" with nothing after it means the default rule, as no rule field does.
+        if (!text.empty()) (void)parse_rule_spec(text);
       } catch (const InputError& e) {
         // parse_rule_spec says "column C: what"; make C a column of the file's line.
         const std::string what = e.what();
@@ -396,6 +397,9 @@ Pattern parse_pattern(std::string_view text, std::string_view name_hint) {
   while (lines.next(line)) {
     const std::string_view body = trim_left(trim_right(line));
     if (body.empty()) continue;
+    if (body.substr(0, 9) == "#Life 1.0")
+      throw text_error(lines.number(), 1,
+                       "Life 1.05/1.06 files are not supported (save the pattern as RLE or .cells)");
     if (body.front() == '#' || body.front() == 'x') return parse_rle(text);
     return parse_cells(text);
   }

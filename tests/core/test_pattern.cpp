@@ -76,6 +76,7 @@ TEST(Rle, EveryHeaderFormGivesTheSameBox) {
   EXPECT_EQ(ls::parse_rle("x=3,y=3,rule=23/3\nbo$2bo$3o!").rule_text, "23/3");
   EXPECT_EQ(ls::parse_rle("x = 3, y = 3, rule = B3/S23:T64,32\n3o!").rule_text, "B3/S23:T64,32");
   EXPECT_EQ(ls::parse_rle("x = 3, y = 3, rule = Life  \r\n3o!").rule_text, "Life");
+  EXPECT_EQ(ls::parse_rle("x = 3, y = 3, rule =\n3o!").rule_text, "");
 }
 
 TEST(Rle, HashLinesBeforeTheHeader) {
@@ -256,6 +257,10 @@ TEST(Pattern, ChoosesTheFormatByExtensionThenContent) {
   EXPECT_EQ(ls::parse_pattern(".O\n..O\nOOO\n", "g.Cells").cells, kGlider);
   EXPECT_THROW(ls::parse_pattern("x = 3, y = 3\nbo$2bo$3o!", "g.cells"), ls::InputError);
   EXPECT_THROW(ls::parse_pattern(".O\n..O\nOOO\n", "g.rle"), ls::InputError);
+  // Other formats get a message that names them rather than a parse error.
+  EXPECT_TRUE(
+      starts_with(error_of([](std::string_view t) { return ls::parse_pattern(t); }, "#Life 1.06\n0 0\n"),
+                  "line 1, column 1: Life 1.05/1.06 files are not supported"));
 }
 
 TEST(WriteRle, GolliesLayout) {
