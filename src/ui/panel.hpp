@@ -14,6 +14,8 @@
 #include "core/command.hpp"
 #include "core/engine.hpp"
 #include "core/stats.hpp"
+#include "ui/cross_check.hpp"
+#include "ui/timeline.hpp"
 
 namespace ls::ui {
 
@@ -45,6 +47,16 @@ struct PanelModel {
   std::string message;
 };
 
+/// The most instances the panel offers (cmd::Instances accepts 1..64).
+inline constexpr int kMaxInstances = 64;
+
+/// Loads the panel font (assets_dir/fonts/DejaVuSans.ttf at 15 * scale pixels) into ImGui's atlas,
+/// replacing what was there; falls back to ImGui's built-in font when the file is missing (returns
+/// false then). Call after ImGui::CreateContext() and before the first frame; if called again
+/// later, the renderer backend must rebuild its font texture (ImGui_ImplOpenGL3_DestroyFontsTexture
+/// and CreateFontsTexture).
+bool load_fonts(const std::string& assets_dir, float scale);
+
 class Panel {
  public:
   /// Draws the panel and help overlay; appends what the user asked for to `out`.
@@ -53,6 +65,10 @@ class Panel {
   bool help_visible() const { return show_help_; }
   /// Width in pixels the panel takes at the window's left (the tiles use the rest).
   float width() const { return width_; }
+  /// The instance that pattern loads and saves go to (chosen in the panel; clamped to the count).
+  int selected_instance() const { return selected_instance_; }
+  /// Why the all-instances rule text is invalid ("" when it is valid).
+  const std::string& rule_error() const { return rule_error_; }
   /// Applies the monitor's content scale to fonts and sizes (call once after ImGui init and when
   /// the scale changes).
   void set_scale(float scale);
@@ -65,6 +81,31 @@ class Panel {
   char rule_text_[64] = "B3/S23";
   char path_text_[512] = "";
   std::string rule_error_;
+
+  // Added for the implementation (panel.cpp).
+  void draw_status(const PanelModel& model);
+  void draw_scene(const PanelModel& model, std::vector<Command>& out);
+  void draw_instances(const PanelModel& model, std::vector<Command>& out);
+  void draw_timings(const PanelModel& model);
+  void draw_patterns(const PanelModel& model, std::vector<Command>& out);
+
+  /// A per-instance rule field: the text shown, the rule it was last synced from, its error.
+  struct RuleField {
+    char text[40] = "";
+    Rule shown;
+    bool synced = false;
+    std::string error;
+  };
+  std::vector<InstanceStatus> statuses_;  // this frame's engine status, one per instance
+  std::vector<CrossCheck> checks_;
+  std::vector<TimelineBar> bars_;
+  std::vector<RuleField> rule_fields_ = std::vector<RuleField>(kMaxInstances);
+  TimelineView timeline_;
+  Rule all_rule_shown_;  // the rule last copied into rule_text_ from the instances
+  bool all_rule_synced_ = false;
+  int size_edit_[2] = {0, 0};  // width, height being edited
+  int size_seen_[2] = {0, 0};  // the model's size when size_edit_ was last synced
+  std::string size_error_;
 };
 
 }  // namespace ls::ui

@@ -1,0 +1,202 @@
+// timeline.cpp — the frame timeline: axis and row layout math, hit testing, and drawing with
+// ImDrawList (one row per stream; step and display bars coloured by kind; hover tooltips).
+#include "ui/timeline.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+#include "ui/format.hpp"
+#include "ui/style.hpp"
+
+namespace ls::ui {
+
+TimelineAxis timeline_axis(double span_ms, int max_ticks) {
+  if (!(span_ms > 0) || !std::isfinite(span_ms)) return TimelineAxis{1, 0.2};
+  max_ticks = std::max(1, max_ticks);
+  const double raw = span_ms / max_ticks;
+  const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+  double tick = decade * 10;
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    if (m * decade >= raw * (1 - 1e-9)) {
+      tick = m * decade;
+      break;
+    }
+  }
+  double ticks = std::ceil(span_ms / tick - 1e-9);
+  if (ticks < 1) ticks = 1;
+  return TimelineAxis{ticks * tick, tick};
+}
+
+void TimelineRows::build(const std::vector<TimelineBar>& bars) {
+  rows_.clear();
+  for (const TimelineBar& b : bars) {
+    auto it = std::lower_bound(rows_.begin(), rows_.end(), b.stream,
+                               [](const Row& r, int stream) { return r.stream < stream; });
+    const int instance = static_cast<int>(b.instance);
+    if (it != rows_.end() && it->stream == b.stream) {
+      if (it->instance != instance) it->instance = -1;
+    } else {
+      rows_.insert(it, Row{b.stream, instance});
+    }
+  }
+}
+
+int TimelineRows::row_of(int stream) const {
+  auto it =
+      std::lower_bound(rows_.begin(), rows_.end(), stream, [](const Row& r, int s) { return r.stream < s; });
+  return it != rows_.end() && it->stream == stream ? static_cast<int>(it - rows_.begin()) : -1;
+}
+
+Rect TimelineGeometry::bar_rect(const TimelineBar& bar, int row) const {
+  Rect r;
+  r.x0 = x_of(std::max(0.0, bar.start_ms));
+  r.x1 = std::max(x_of(std::max(bar.start_ms, bar.end_ms)), r.x0 + min_bar_width);
+  r.y0 = row_y(row);
+  r.y1 = r.y0 + row_height;
+  return r;
+}
+
+float timeline_row_height(int rows, float max_height, float min_row, float max_row) {
+  if (rows <= 0) return max_row;
+  return std::clamp(max_height / static_cast<float>(rows), min_row, max_row);
+}
+
+int bar_at(const std::vector<TimelineBar>& bars, const TimelineRows& rows, const TimelineGeometry& g, float x,
+           float y) {
+  for (std::size_t i = bars.size(); i-- > 0;) {
+    const int row = rows.row_of(bars[i].stream);
+    if (row >= 0 && g.bar_rect(bars[i], row).contains(x, y)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vector<InstanceStatus>& statuses,
+                        float scale) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  if (ImGui::Checkbox("freeze", &frozen_) && frozen_) held_ = bars_in;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hold this frame's timeline to inspect it");
+  const std::vector<TimelineBar>& bars = frozen_ ? held_ : bars_in;
+
+  // Legend and span on the same line as the switch.
+  double span = 0;
+  for (const TimelineBar& b : bars) span = std::max(span, b.end_ms);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float sw = ImGui::GetTextLineHeight() * 0.7f;
+  auto legend = [&](ImU32 col, const char* name) {
+    ImGui::SameLine(0, style.ItemSpacing.x * 2);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float y = p.y + style.FramePadding.y + (ImGui::GetTextLineHeight() - sw) * 0.5f;
+    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + sw, y + sw), col, 2 * scale);
+    ImGui::Dummy(ImVec2(sw, ImGui::GetFrameHeight()));
+    ImGui::SameLine(0, style.ItemInnerSpacing.x);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(name);
+  };
+  legend(colour::step, "step");
+  legend(colour::display, "display");
+  char num[32];
+  ImGui::SameLine(0, style.ItemSpacing.x * 2);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("span %s ms", format_ms(span, num, sizeof num));
+
+  if (bars.empty()) {
+    ImGui::TextDisabled("No complete frame yet.");
+    return;
+  }
+  rows_.build(bars);
+  const int nrows = rows_.count();
+
+  const float label_w = ImGui::CalcTextSize("#00").x + style.ItemInnerSpacing.x;
+  const float full_w = ImGui::GetContentRegionAvail().x;
+  const float line = ImGui::GetTextLineHeight();
+  TimelineGeometry g;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  g.x0 = origin.x + label_w;
+  g.y0 = origin.y + 2 * scale;
+  g.width = std::max(10.f, full_w - label_w - 4 * scale);
+  g.row_height = timeline_row_height(nrows, 200 * scale, 3 * scale, line);
+  g.row_gap = g.row_height >= 8 * scale ? 2 * scale : 1;
+  g.min_bar_width = std::max(1.f, scale);
+  g.axis = timeline_axis(span, std::max(2, static_cast<int>(g.width / (60 * scale))));
+  const float plot_h = g.height(nrows);
+  const float total_h = plot_h + 4 * scale + line + 2 * scale;
+
+  ImGui::InvisibleButton("##timeline", ImVec2(full_w, total_h));
+  const bool hovered = ImGui::IsItemHovered();
+
+  const float plot_y1 = g.y0 + plot_h;
+  dl->AddRectFilled(ImVec2(g.x0, g.y0 - 2 * scale), ImVec2(g.x0 + g.width, plot_y1 + 2 * scale),
+                    colour::plot_bg, 3 * scale);
+  // Row backgrounds and labels; labels thin out when rows are shorter than the text.
+  const int label_every = std::max(1, static_cast<int>(std::ceil(line / (g.row_height + g.row_gap))));
+  for (int r = 0; r < nrows; ++r) {
+    const float y = g.row_y(r);
+    if (r % 2 == 1)
+      dl->AddRectFilled(ImVec2(g.x0, y), ImVec2(g.x0 + g.width, y + g.row_height), colour::plot_row);
+    if (r % label_every == 0) {
+      char label[16];
+      const int inst = rows_.only_instance(r);
+      if (inst >= 0) {
+        std::snprintf(label, sizeof label, "#%d", inst);
+      } else {
+        std::snprintf(label, sizeof label, "s%d", rows_.stream(r));
+      }
+      const float ty = y + (g.row_height - line) * 0.5f;
+      dl->AddText(ImVec2(origin.x, std::max(ty, y - line * 0.5f)), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                  label);
+    }
+  }
+  // Ticks, labelled with the tick's precision. Labels go right to left so that the last one (with
+  // the unit) is always shown; a label that would overlap the one to its right is left out.
+  const int ticks = static_cast<int>(std::lround(g.axis.end_ms / g.axis.tick_ms));
+  const int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(g.axis.tick_ms) + 1e-9)));
+  float next_label_x = 1e30f;
+  for (int t = ticks; t >= 0; --t) {
+    const double ms = t * g.axis.tick_ms;
+    const float x = g.x_of(ms);
+    dl->AddLine(ImVec2(x, g.y0 - 2 * scale), ImVec2(x, plot_y1 + 4 * scale), colour::plot_grid, 1);
+    char label[32];
+    std::snprintf(label, sizeof label, t == ticks ? "%.*f ms" : "%.*f", decimals, ms);
+    const float tw = ImGui::CalcTextSize(label).x;
+    const float tx = std::clamp(x - tw * 0.5f, g.x0, g.x0 + g.width - tw);
+    if (tx + tw + 6 * scale > next_label_x) continue;
+    dl->AddText(ImVec2(tx, plot_y1 + 4 * scale), ImGui::GetColorU32(ImGuiCol_TextDisabled), label);
+    next_label_x = tx;
+  }
+  // Bars.
+  const float rounding = g.row_height >= 6 * scale ? 2 * scale : 0;
+  for (const TimelineBar& b : bars) {
+    const Rect r = g.bar_rect(b, rows_.row_of(b.stream));
+    dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1),
+                      b.kind == TimelineBar::Kind::step ? colour::step : colour::display, rounding);
+  }
+
+  if (!hovered) return;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const int hit = bar_at(bars, rows_, g, mouse.x, mouse.y);
+  if (hit < 0) return;
+  const TimelineBar& b = bars[static_cast<std::size_t>(hit)];
+  const Rect r = g.bar_rect(b, rows_.row_of(b.stream));
+  dl->AddRect(ImVec2(r.x0 - 1, r.y0 - 1), ImVec2(r.x1 + 1, r.y1 + 1), IM_COL32(255, 255, 255, 220), rounding,
+              0, std::max(1.f, scale));
+  const std::string_view variant =
+      b.instance < statuses.size() ? variant_name(statuses[b.instance].variant) : "";
+  char s0[32], s1[32], d[32];
+  ImGui::BeginTooltip();
+  ImGui::Text("instance %zu  %.*s", b.instance, static_cast<int>(variant.size()), variant.data());
+  ImGui::PushStyleColor(ImGuiCol_Text, b.kind == TimelineBar::Kind::step ? colour::step : colour::display);
+  ImGui::TextUnformatted(b.kind == TimelineBar::Kind::step ? "step" : "display");
+  ImGui::PopStyleColor();
+  ImGui::Text("start     %s ms", format_ms(b.start_ms, s0, sizeof s0));
+  ImGui::Text("end       %s ms", format_ms(b.end_ms, s1, sizeof s1));
+  ImGui::Text("duration  %s ms", format_ms(b.end_ms - b.start_ms, d, sizeof d));
+  ImGui::TextDisabled("stream row %d, from the frame's first start", b.stream);
+  ImGui::EndTooltip();
+}
+
+}  // namespace ls::ui

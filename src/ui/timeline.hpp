@@ -1,0 +1,83 @@
+// timeline.hpp — the frame timeline (one row per stream, step and display bars placed in time from
+// the frame's start, like Nsight Systems): layout math as plain functions, drawing in TimelineView.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "core/engine.hpp"
+
+namespace ls::ui {
+
+/// The time axis: ticks every `tick_ms` from 0 to `end_ms` (a whole number of ticks >= the span).
+struct TimelineAxis {
+  double end_ms = 1;
+  double tick_ms = 1;
+};
+
+/// A "nice" axis (tick 1, 2 or 5 x 10^k) with at most `max_ticks` ticks covering [0, span_ms].
+/// A span <= 0 gives a 1 ms axis.
+TimelineAxis timeline_axis(double span_ms, int max_ticks);
+
+/// The streams that appear in a frame's bars, in ascending stream number: row r shows stream
+/// stream(r). Rebuilding reuses the storage.
+class TimelineRows {
+ public:
+  void build(const std::vector<TimelineBar>& bars);
+  int count() const { return static_cast<int>(rows_.size()); }
+  /// The row of a stream, or -1 if no bar is on it.
+  int row_of(int stream) const;
+  int stream(int row) const { return rows_[static_cast<std::size_t>(row)].stream; }
+  /// The one instance whose work is on this row, or -1 when several share it (shared mode).
+  int only_instance(int row) const { return rows_[static_cast<std::size_t>(row)].instance; }
+
+ private:
+  struct Row {
+    int stream;
+    int instance;  // -1: several
+  };
+  std::vector<Row> rows_;
+};
+
+struct Rect {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  bool contains(float x, float y) const { return x >= x0 && x < x1 && y >= y0 && y < y1; }
+};
+
+/// Where the bars go: the plot area starts at (x0, y0), is `width` wide, and has `rows` rows of
+/// `row_height` separated by `row_gap`.
+struct TimelineGeometry {
+  float x0 = 0, y0 = 0, width = 1;
+  float row_height = 10, row_gap = 2;
+  float min_bar_width = 1;  // bars shorter than a pixel stay visible
+  TimelineAxis axis;
+
+  float x_of(double ms) const { return x0 + static_cast<float>(ms / axis.end_ms) * width; }
+  float row_y(int row) const { return y0 + static_cast<float>(row) * (row_height + row_gap); }
+  float height(int rows) const {
+    return rows <= 0 ? 0.f : static_cast<float>(rows) * (row_height + row_gap) - row_gap;
+  }
+  Rect bar_rect(const TimelineBar& bar, int row) const;
+};
+
+/// Row height for `rows` rows: `max_row` while they fit in `max_height`, shrinking to `min_row`.
+float timeline_row_height(int rows, float max_height, float min_row, float max_row);
+
+/// The bar under (x, y), or -1; where drawn bars overlap, the later one (drawn on top) wins.
+int bar_at(const std::vector<TimelineBar>& bars, const TimelineRows& rows, const TimelineGeometry& g, float x,
+           float y);
+
+/// Draws the timeline of `bars` into the current ImGui window (scale: the UI scale), with a hover
+/// tooltip per bar and a "freeze" switch that holds the shown frame for inspection.
+class TimelineView {
+ public:
+  /// `bars` is the engine's newest complete frame; `statuses` names the instances' variants.
+  void draw(const std::vector<TimelineBar>& bars, const std::vector<InstanceStatus>& statuses, float scale);
+
+ private:
+  bool frozen_ = false;
+  std::vector<TimelineBar> held_;  // the frame shown while frozen
+  TimelineRows rows_;
+};
+
+}  // namespace ls::ui
