@@ -418,7 +418,7 @@ int run_bench(const Options& o) {
     throw InputError("--json: cannot write \"" + o.json_path + "\"");
   std::string why;
   const int count = cuda_device_count(&why);
-  if (count == 0) throw DeviceError("lifestreams bench needs a CUDA device: " + why);
+  if (count == 0) throw DeviceError("needs a CUDA device (" + why + ")");
   if (o.device >= count)
     throw InputError("--device: there is no device " + std::to_string(o.device) + " (" +
                      std::to_string(count) + " device" + (count == 1 ? "" : "s") + ")");
