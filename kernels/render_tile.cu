@@ -67,12 +67,15 @@ __device__ inline int count_run(const void* cells, int width, long long x0, int 
   }
 }
 
-__device__ inline std::uint32_t blend(std::uint32_t dead, std::uint32_t live, float t) {
+// Integer mix of two RGBA8 colours by live/total (exact, so the CPU path draws the same pixels).
+__device__ inline std::uint32_t blend(std::uint32_t dead, std::uint32_t live, int n_live, int total) {
   std::uint32_t out = 0;
   for (int shift = 0; shift < 32; shift += 8) {
-    const float a = static_cast<float>((dead >> shift) & 0xffu);
-    const float b = static_cast<float>((live >> shift) & 0xffu);
-    const std::uint32_t c = static_cast<std::uint32_t>(fminf(255.f, a + (b - a) * t + 0.5f));
+    const std::uint32_t a = (dead >> shift) & 0xffu;
+    const std::uint32_t b = (live >> shift) & 0xffu;
+    const std::uint32_t c = (a * static_cast<std::uint32_t>(total - n_live) + b * static_cast<std::uint32_t>(n_live) +
+                             static_cast<std::uint32_t>(total) / 2) /
+                            static_cast<std::uint32_t>(total);
     out |= c << shift;
   }
   return out;
@@ -125,7 +128,7 @@ __global__ void render_tile(const void* cells, int width, int height, cudaSurfac
     }
     colour = live == 0       ? view.dead_rgba
              : live == total ? view.live_rgba
-                             : blend(view.dead_rgba, view.live_rgba, static_cast<float>(live) / total);
+                             : blend(view.dead_rgba, view.live_rgba, live, total);
   }
   surf2Dwrite(colour, surface, px * static_cast<int>(sizeof(std::uint32_t)), py);
 }

@@ -1,0 +1,12 @@
+# ls_gui_app: the desktop app (window or headless), included by src/app/CMakeLists.txt.
+find_package(glfw3 3.3 REQUIRED)
+pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
+pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
+
+add_library(ls_gui_app STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/gui_app.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/scene.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/report.cpp)
+target_include_directories(ls_gui_app PUBLIC ${PROJECT_SOURCE_DIR}/src)
+target_link_libraries(ls_gui_app PUBLIC ls_app_cli ls_render ls_ui ls_core
+                      PRIVATE PkgConfig::IMGUI glfw CLI11::CLI11 PkgConfig::STB ${CMAKE_DL_LIBS} ls_warnings)

@@ -1,0 +1,93 @@
+// report.cpp — writes the --report JSON file.
+#include "app/report.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace ls::app {
+namespace {
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
+
+std::string num(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string stats(const StatSummary& s) {
+  return "{\"last\": " + num(s.last) + ", \"mean\": " + num(s.mean) + ", \"std\": " + num(s.std) +
+         ", \"min\": " + num(s.min) + ", \"max\": " + num(s.max) + "}";
+}
+
+}  // namespace
+
+double percentile(std::vector<double> values, double q) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const double rank = std::ceil(q * static_cast<double>(values.size()));
+  const std::size_t i =
+      static_cast<std::size_t>(std::clamp(rank, 1.0, static_cast<double>(values.size()))) - 1;
+  return values[i];
+}
+
+void write_report(const std::string& path, Engine& engine, const RunFigures& f) {
+  engine.finish();
+  std::ostringstream o;
+  o << "{\n";
+  o << "  \"device\": " << json_string(engine.device_name()) << ",\n";
+  o << "  \"backend\": " << json_string(engine.backend()) << ",\n";
+  o << "  \"frames\": " << f.frames << ",\n";
+  o << "  \"fps\": " << num(f.seconds > 0 ? static_cast<double>(f.frames) / f.seconds : 0) << ",\n";
+  o << "  \"frame_ms\": {\"p50\": " << num(percentile(f.frame_ms, 0.50))
+    << ", \"p95\": " << num(percentile(f.frame_ms, 0.95))
+    << ", \"p99\": " << num(percentile(f.frame_ms, 0.99)) << "},\n";
+  o << "  \"gpu_span_ms\": " << num(f.gpu_span_ms) << ",\n";
+  o << "  \"busy_ms\": " << num(f.busy_ms) << ",\n";
+  o << "  \"concurrency\": " << num(f.concurrency) << ",\n";
+  o << "  \"host_syncs_per_frame\": " << num(f.host_syncs_per_frame) << ",\n";
+  o << "  \"instances\": [";
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    const InstanceStatus st = engine.status(i);
+    const StateSummary s = engine.summarize(i);
+    char hash[32];
+    std::snprintf(hash, sizeof hash, "0x%016" PRIx64, s.hash);
+    o << (i ? ",\n" : "\n") << "    {\"index\": " << i
+      << ", \"variant\": " << json_string(std::string(variant_name(st.variant)))
+      << ", \"rule\": " << json_string(st.rule.to_string()) << ", \"width\": " << st.width
+      << ", \"height\": " << st.height << ", \"generation\": " << s.generation
+      << ", \"population\": " << s.population << ", \"hash\": \"" << hash
+      << "\", \"step_ms\": " << stats(st.step_ms) << ", \"display_ms\": " << stats(st.display_ms)
+      << ", \"cups\": " << num(st.cups) << "}";
+  }
+  o << "\n  ]\n}\n";
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) throw InputError("--report " + path + ": cannot open for writing");
+  file << o.str();
+  if (!file.flush()) throw InputError("--report " + path + ": write failed");
+}
+
+}  // namespace ls::app

@@ -1,0 +1,390 @@
+// scene.cpp — the command executor: every change to the running app (panel, keys, scripts, command
+// line) passes through Scene::execute, which keeps the scene unchanged when a command fails.
+#include "app/scene.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <type_traits>
+#include <utility>
+
+#include "core/error.hpp"
+#include "core/lattice.hpp"
+#include "core/pattern.hpp"
+#include "render/image.hpp"
+
+namespace ls::app {
+namespace {
+
+std::string hex(std::uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
+  return buf;
+}
+
+long long round_up_32(long long v) { return (v + 31) / 32 * 32; }
+
+}  // namespace
+
+Scene::Scene(Engine& engine, SceneSettings settings) : engine_(engine), settings_(std::move(settings)) {
+  refresh_dims();
+}
+
+void Scene::refresh_dims() {
+  dims_.clear();
+  for (std::size_t i = 0; i < engine_.size(); ++i) {
+    const InstanceStatus s = engine_.status(i);
+    dims_.emplace_back(s.width, s.height);
+  }
+  views_.resize(engine_.size());
+}
+
+InstanceSpec Scene::new_spec(std::size_t index) const {
+  InstanceSpec spec;
+  spec.width = settings_.width;
+  spec.height = settings_.height;
+  spec.rule = settings_.rule;
+  spec.variant =
+      settings_.variant ? *settings_.variant : kDefaultVariantCycle[index % std::size(kDefaultVariantCycle)];
+  spec.generations_per_launch = settings_.generations_per_launch;
+  RandomInit r;
+  r.density = settings_.density;
+  r.seed = settings_.same_seed ? settings_.seed : settings_.seed + index;
+  spec.init = r;
+  return spec;
+}
+
+InstanceSpec Scene::spec_of(std::size_t index, InitialState init) const {
+  const InstanceStatus s = engine_.status(index);
+  InstanceSpec spec;
+  spec.width = s.width;
+  spec.height = s.height;
+  spec.rule = s.rule;
+  spec.variant = s.variant;
+  spec.generations_per_launch = s.generations_per_launch;
+  spec.init = std::move(init);
+  return spec;
+}
+
+void Scene::check_index(std::size_t index) const {
+  if (index >= engine_.size()) {
+    throw InputError("instance " + std::to_string(index) + " does not exist (there are " +
+                     std::to_string(engine_.size()) + ": 0.." + std::to_string(engine_.size() - 1) + ")");
+  }
+}
+
+std::vector<std::size_t> Scene::targets(const Target& t) const {
+  std::vector<std::size_t> out;
+  if (t.all) {
+    for (std::size_t i = 0; i < engine_.size(); ++i) out.push_back(i);
+  } else {
+    check_index(t.index);
+    out.push_back(t.index);
+  }
+  return out;
+}
+
+void Scene::populate(int count, const std::string& pattern_path) {
+  for (int i = 0; i < count; ++i) {
+    engine_.add(new_spec(static_cast<std::size_t>(i)));
+    refresh_dims();
+    if (!pattern_path.empty()) load(static_cast<std::size_t>(i), pattern_path);
+  }
+  refresh_dims();
+}
+
+void Scene::set_instances(int count) {
+  if (count < 1 || count > 64) throw InputError("instance count must be 1..64, got " + std::to_string(count));
+  const std::size_t target = static_cast<std::size_t>(count);
+  const std::size_t before = engine_.size();
+  try {
+    while (engine_.size() < target) engine_.add(new_spec(engine_.size()));
+  } catch (...) {
+    // All or nothing: drop what this command added.
+    while (engine_.size() > before) engine_.remove(engine_.size() - 1);
+    refresh_dims();
+    throw;
+  }
+  while (engine_.size() > target) engine_.remove(engine_.size() - 1);
+  refresh_dims();
+}
+
+void Scene::load(std::size_t index, const std::string& path) {
+  check_index(index);
+  const Pattern pattern = load_pattern_file(path);
+  const InstanceStatus s = engine_.status(index);
+  Rule rule = s.rule;
+  long long w = s.width, h = s.height;
+  if (pattern.width > w || pattern.height > h) {
+    w = round_up_32(pattern.width + 64);
+    h = round_up_32(pattern.height + 64);
+  }
+  if (!pattern.rule_text.empty()) {
+    try {
+      const RuleSpec rs = parse_rule_spec(pattern.rule_text);
+      rule = rs.rule;
+      if (rs.torus_width) {
+        w = *rs.torus_width;
+        h = *rs.torus_height;
+      }
+    } catch (const InputError& e) {
+      throw InputError(path + ": rule '" + pattern.rule_text + "': " + e.what());
+    }
+  }
+  check_lattice_size(w, h);
+  Lattice lattice(static_cast<int>(w), static_cast<int>(h));
+  lattice.place_centred(pattern);
+  InstanceSpec spec = spec_of(index, std::move(lattice));
+  spec.width = static_cast<int>(w);
+  spec.height = static_cast<int>(h);
+  spec.rule = rule;
+  engine_.replace(index, spec);
+  refresh_dims();
+  views_[index] = render::View{};
+}
+
+std::string Scene::save(std::size_t index, const std::string& path) {
+  check_index(index);
+  const std::string target = path.empty() ? render::next_numbered_path("", "lifestreams", ".rle") : path;
+  const InstanceStatus s = engine_.status(index);
+  Pattern p = engine_.read(index).to_pattern();
+  p.name = "lifestreams instance " + std::to_string(index);
+  p.comments.push_back("generation " + std::to_string(s.generation) + ", " + std::to_string(s.width) + "x" +
+                       std::to_string(s.height) + " torus");
+  const std::string text = write_rle(p, s.rule.to_string());
+  std::ofstream f(target, std::ios::binary | std::ios::trunc);
+  if (!f) throw InputError("save " + target + ": cannot open for writing");
+  f << text;
+  if (!f.flush()) throw InputError("save " + target + ": write failed");
+  return target;
+}
+
+void Scene::resize_all(int width, int height) {
+  check_lattice_size(width, height);
+  // Kept so that a failure part-way (memory) can put every instance back as it was.
+  std::vector<InstanceSpec> before;
+  for (std::size_t i = 0; i < engine_.size(); ++i) before.push_back(spec_of(i, engine_.read(i)));
+  SceneSettings old = settings_;
+  settings_.width = width;
+  settings_.height = height;
+  std::size_t done = 0;
+  try {
+    for (; done < engine_.size(); ++done) {
+      InstanceSpec spec = new_spec(done);
+      spec.rule = before[done].rule;
+      spec.variant = before[done].variant;
+      spec.generations_per_launch = before[done].generations_per_launch;
+      engine_.replace(done, spec);
+    }
+  } catch (...) {
+    settings_ = old;
+    for (std::size_t i = 0; i < done; ++i) engine_.replace(i, before[i]);
+    refresh_dims();
+    throw;
+  }
+  refresh_dims();
+  for (auto& v : views_) v = render::View{};
+}
+
+void Scene::expect_agree() {
+  // (origin, generation) -> (first instance, its hash)
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::pair<std::size_t, std::uint64_t>> seen;
+  int pairs = 0;
+  for (std::size_t i = 0; i < engine_.size(); ++i) {
+    const InstanceStatus st = engine_.status(i);
+    const StateSummary s = engine_.summarize(i);
+    const auto key = std::make_pair(st.origin, s.generation);
+    auto it = seen.find(key);
+    if (it == seen.end()) {
+      seen.emplace(key, std::make_pair(i, s.hash));
+      continue;
+    }
+    ++pairs;
+    if (it->second.second != s.hash) {
+      throw ExpectationFailed("expect-agree: instances " + std::to_string(it->second.first) + " and " +
+                              std::to_string(i) + " started from one state but differ at generation " +
+                              std::to_string(s.generation) + ": " + hex(it->second.second) + " vs " +
+                              hex(s.hash));
+    }
+  }
+  if (pairs == 0)
+    throw ExpectationFailed("expect-agree: no two instances started from one state are at one generation");
+}
+
+void Scene::expect_hash(std::size_t index, std::uint64_t hash) {
+  check_index(index);
+  const StateSummary s = engine_.summarize(index);
+  if (s.hash != hash) {
+    throw ExpectationFailed("expect-hash " + std::to_string(index) + ": the hash at generation " +
+                            std::to_string(s.generation) + " is " + hex(s.hash) + ", expected " + hex(hash));
+  }
+}
+
+Effects Scene::execute(const Command& command) {
+  Effects fx;
+  std::visit(
+      [&](const auto& c) {
+        using T = std::decay_t<decltype(c)>;
+        if constexpr (std::is_same_v<T, cmd::Instances>) {
+          set_instances(c.count);
+        } else if constexpr (std::is_same_v<T, cmd::SetVariant>) {
+          const auto ids = targets(c.target);
+          std::vector<Variant> old;
+          for (std::size_t i : ids) old.push_back(engine_.status(i).variant);
+          std::size_t k = 0;
+          try {
+            for (; k < ids.size(); ++k) engine_.set_variant(ids[k], c.variant);
+          } catch (...) {
+            for (std::size_t j = 0; j < k; ++j) engine_.set_variant(ids[j], old[j]);
+            throw;
+          }
+          if (c.target.all) settings_.variant = c.variant;
+        } else if constexpr (std::is_same_v<T, cmd::SetRule>) {
+          const auto ids = targets(c.target);
+          for (std::size_t i : ids) engine_.set_rule(i, c.rule);
+          if (c.target.all) settings_.rule = c.rule;
+        } else if constexpr (std::is_same_v<T, cmd::Pause>) {
+          paused_ = true;
+        } else if constexpr (std::is_same_v<T, cmd::Run>) {
+          paused_ = false;
+        } else if constexpr (std::is_same_v<T, cmd::Step>) {
+          // Chunks bound how much work one call enqueues.
+          for (long long left = c.generations; left > 0;) {
+            const int n = static_cast<int>(std::min<long long>(left, 4096));
+            engine_.step(n);
+            left -= n;
+          }
+        } else if constexpr (std::is_same_v<T, cmd::Frames>) {
+          fx.frames = c.count;
+        } else if constexpr (std::is_same_v<T, cmd::Load>) {
+          load(c.index, c.path);
+          fx.message = "loaded " + c.path + " into instance " + std::to_string(c.index);
+        } else if constexpr (std::is_same_v<T, cmd::Save>) {
+          fx.message = "saved instance " + std::to_string(c.index) + " to " + save(c.index, c.path);
+        } else if constexpr (std::is_same_v<T, cmd::Zoom>) {
+          const auto rects = tile_rects();
+          for (std::size_t i : targets(c.target)) {
+            const render::Rect r = i < rects.size() ? rects[i] : area_;
+            render::set_zoom(views_[i], r, dims_[i].first, dims_[i].second, c.pixels_per_cell);
+          }
+        } else if constexpr (std::is_same_v<T, cmd::Pan>) {
+          const auto rects = tile_rects();
+          for (std::size_t i : targets(c.target)) {
+            const render::Rect r = i < rects.size() ? rects[i] : area_;
+            render::pan_cells(views_[i], r, dims_[i].first, dims_[i].second, c.dx, c.dy);
+          }
+        } else if constexpr (std::is_same_v<T, cmd::Fit>) {
+          for (std::size_t i : targets(c.target)) views_[i] = render::View{};
+        } else if constexpr (std::is_same_v<T, cmd::SetCell>) {
+          check_index(c.index);
+          const auto [w, h] = dims_[c.index];
+          if (c.x >= w || c.y >= h) {
+            throw InputError("set: cell (" + std::to_string(c.x) + ", " + std::to_string(c.y) +
+                             ") is outside instance " + std::to_string(c.index) + "'s " + std::to_string(w) +
+                             "x" + std::to_string(h) + " lattice");
+          }
+          engine_.set_cell(c.index, static_cast<int>(c.x), static_cast<int>(c.y), c.alive);
+        } else if constexpr (std::is_same_v<T, cmd::SetStreamMode>) {
+          engine_.set_stream_mode(c.mode);
+        } else if constexpr (std::is_same_v<T, cmd::Screenshot>) {
+          fx.screenshot = c.path;
+        } else if constexpr (std::is_same_v<T, cmd::ExpectAgree>) {
+          expect_agree();
+        } else if constexpr (std::is_same_v<T, cmd::ExpectHash>) {
+          expect_hash(c.index, c.hash);
+        } else if constexpr (std::is_same_v<T, cmd::Quit>) {
+          fx.quit = true;
+        } else if constexpr (std::is_same_v<T, cmd::Size>) {
+          resize_all(c.width, c.height);
+        } else if constexpr (std::is_same_v<T, cmd::Density>) {
+          if (!(c.p >= 0 && c.p <= 1)) throw InputError("density must be in 0..1");
+          settings_.density = c.p;
+        } else if constexpr (std::is_same_v<T, cmd::Seed>) {
+          settings_.seed = c.seed;
+        } else if constexpr (std::is_same_v<T, cmd::SameSeed>) {
+          settings_.same_seed = c.on;
+        } else if constexpr (std::is_same_v<T, cmd::GensPerFrame>) {
+          if (c.n < 1 || c.n > 1024) throw InputError("generations per frame must be 1..1024");
+          settings_.generations_per_frame = c.n;
+        } else if constexpr (std::is_same_v<T, cmd::GensPerLaunch>) {
+          if (c.k < 1 || c.k > kMaxGenerationsPerLaunch)
+            throw InputError("generations per launch must be 1..64");
+          for (std::size_t i : targets(c.target)) engine_.set_generations_per_launch(i, c.k);
+          if (c.target.all) settings_.generations_per_launch = c.k;
+        } else if constexpr (std::is_same_v<T, cmd::Reset>) {
+          for (std::size_t i : targets(c.target)) {
+            InstanceSpec spec = new_spec(i);
+            const InstanceStatus s = engine_.status(i);
+            spec.rule = s.rule;
+            spec.variant = s.variant;
+            spec.generations_per_launch = s.generations_per_launch;
+            engine_.replace(i, spec);
+            views_[i] = render::View{};
+          }
+          refresh_dims();
+        } else if constexpr (std::is_same_v<T, cmd::Vsync>) {
+          fx.vsync = c.on;
+        } else if constexpr (std::is_same_v<T, cmd::Grid>) {
+          grid_ = c.on;
+        } else if constexpr (std::is_same_v<T, cmd::Panel>) {
+          panel_visible_ = c.on;
+        } else {
+          static_assert(sizeof(T) == 0, "Scene::execute: unhandled command");
+        }
+      },
+      command);
+  return fx;
+}
+
+std::vector<render::Rect> Scene::tile_rects() const {
+  if (dims_.empty()) return {};
+  return render::layout_tiles(area_, dims_.size(), dims_[0].first, dims_[0].second);
+}
+
+std::vector<render::Placement> Scene::placements() const {
+  const auto rects = tile_rects();
+  std::vector<render::Placement> out;
+  out.reserve(rects.size());
+  for (std::size_t i = 0; i < rects.size(); ++i)
+    out.push_back(render::place(views_[i], rects[i], dims_[i].first, dims_[i].second));
+  return out;
+}
+
+int Scene::tile_at(double px, double py) const {
+  const auto rects = tile_rects();
+  for (std::size_t i = 0; i < rects.size(); ++i)
+    if (rects[i].contains(px, py)) return static_cast<int>(i);
+  return -1;
+}
+
+void Scene::zoom_at(std::size_t i, double factor, double px, double py) {
+  const auto rects = tile_rects();
+  if (i >= rects.size()) return;
+  render::zoom_at(views_[i], rects[i], dims_[i].first, dims_[i].second, factor, px, py);
+}
+
+void Scene::pan_pixels(std::size_t i, double dx, double dy) {
+  const auto rects = tile_rects();
+  if (i >= rects.size()) return;
+  render::pan_pixels(views_[i], rects[i], dims_[i].first, dims_[i].second, dx, dy);
+}
+
+std::optional<std::pair<int, int>> Scene::cell_at(std::size_t i, double px, double py) const {
+  const auto rects = tile_rects();
+  if (i >= rects.size()) return std::nullopt;
+  const render::Placement p = render::place(views_[i], rects[i], dims_[i].first, dims_[i].second);
+  if (!p.quad.contains(px, py)) return std::nullopt;
+  double cx = 0, cy = 0;
+  render::screen_to_cell(p, px, py, cx, cy);
+  const long long w = dims_[i].first, h = dims_[i].second;
+  long long x = static_cast<long long>(std::floor(cx)) % w;
+  long long y = static_cast<long long>(std::floor(cy)) % h;
+  if (x < 0) x += w;
+  if (y < 0) y += h;
+  return std::make_pair(static_cast<int>(x), static_cast<int>(y));
+}
+
+}  // namespace ls::app

@@ -1,0 +1,109 @@
+// scene.hpp — the executor: applies ls::Command (from the panel, keys, scripts and the command
+// line) to the engine, the tiles' views and the scene settings, all through one function.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/command.hpp"
+#include "core/engine.hpp"
+#include "core/rule.hpp"
+#include "render/view.hpp"
+
+namespace ls::app {
+
+/// The variants instance i gets by default, cyclically.
+inline constexpr Variant kDefaultVariantCycle[] = {Variant::global, Variant::shared, Variant::iterate,
+                                                   Variant::bitpacked};
+
+/// What new and reset instances get.
+struct SceneSettings {
+  int width = 1024;
+  int height = 1024;
+  double density = 0.25;
+  std::uint64_t seed = 1;
+  bool same_seed = true;
+  int generations_per_frame = 1;
+  int generations_per_launch = 16;
+  Rule rule;
+  std::optional<Variant> variant;  // every new instance gets it; unset: the default cycle
+};
+
+/// An `expect-agree` or `expect-hash` that does not hold (the script exits with status 1).
+class ExpectationFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What a command asks of the frame loop beyond the scene itself.
+struct Effects {
+  long long frames = 0;                   // render this many frames before the next script line
+  std::optional<std::string> screenshot;  // take one of the next frame ("" = numbered name)
+  bool quit = false;
+  std::optional<bool> vsync;
+  std::string message;  // a status line for the panel ("saved x.rle")
+};
+
+class Scene {
+ public:
+  Scene(Engine& engine, SceneSettings settings);
+
+  /// Adds `count` instances from the settings, or loaded with `pattern_path` when not empty.
+  void populate(int count, const std::string& pattern_path);
+
+  /// Applies one command. Throws InputError (bad input: the scene is unchanged), DeviceError, or
+  /// ExpectationFailed. Instance numbers are checked here.
+  Effects execute(const Command& command);
+
+  Engine& engine() { return engine_; }
+  const Engine& engine() const { return engine_; }
+  const SceneSettings& settings() const { return settings_; }
+  bool paused() const { return paused_; }
+  bool grid() const { return grid_; }
+  bool panel_visible() const { return panel_visible_; }
+
+  // Layout: the framebuffer area the tiles use (right of the panel), in framebuffer pixels.
+  void set_area(const render::Rect& area) { area_ = area; }
+  const render::Rect& area() const { return area_; }
+  std::vector<render::Rect> tile_rects() const;
+  std::vector<render::Placement> placements() const;
+  /// The instance whose tile contains framebuffer pixel (px, py), or -1.
+  int tile_at(double px, double py) const;
+  /// Lattice size of instance i (as of the last command).
+  int lattice_width(std::size_t i) const { return dims_[i].first; }
+  int lattice_height(std::size_t i) const { return dims_[i].second; }
+
+  // Mouse view changes (not script commands: they are relative to the cursor).
+  void zoom_at(std::size_t i, double factor, double px, double py);
+  void pan_pixels(std::size_t i, double dx, double dy);
+  /// The lattice cell under framebuffer pixel (px, py) in instance i's tile (wrapped), if any.
+  std::optional<std::pair<int, int>> cell_at(std::size_t i, double px, double py) const;
+
+ private:
+  InstanceSpec new_spec(std::size_t index) const;
+  InstanceSpec spec_of(std::size_t index, InitialState init) const;
+  void check_index(std::size_t index) const;
+  std::vector<std::size_t> targets(const Target& t) const;
+  void refresh_dims();
+  void set_instances(int count);
+  void load(std::size_t index, const std::string& path);
+  std::string save(std::size_t index, const std::string& path);
+  void resize_all(int width, int height);
+  void expect_agree();
+  void expect_hash(std::size_t index, std::uint64_t hash);
+
+  Engine& engine_;
+  SceneSettings settings_;
+  std::vector<render::View> views_;
+  std::vector<std::pair<int, int>> dims_;
+  render::Rect area_{0, 0, 1600, 900};
+  bool paused_ = false;
+  bool grid_ = true;
+  bool panel_visible_ = true;
+};
+
+}  // namespace ls::app

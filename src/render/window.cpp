@@ -1,0 +1,95 @@
+// window.cpp — GLFW window + GL 4.5 core context, loaded by GLAD.
+#include "render/window.hpp"
+
+#include <glad/gl.h>
+// GLFW after GLAD: GLAD provides the GL declarations.
+#include <GLFW/glfw3.h>
+
+#include <string>
+
+#include "core/error.hpp"
+
+namespace ls::render {
+namespace {
+
+std::string g_last_glfw_error;  // GLFW reports errors through a C callback
+
+void on_glfw_error(int code, const char* description) {
+  g_last_glfw_error =
+      std::string(description ? description : "unknown") + " (GLFW error " + std::to_string(code) + ")";
+}
+
+bool init_glfw() {
+  glfwSetErrorCallback(on_glfw_error);
+  return glfwInit() == GLFW_TRUE;
+}
+
+}  // namespace
+
+bool Window::display_available(std::string* why) {
+  if (!init_glfw()) {
+    if (why) *why = g_last_glfw_error;
+    return false;
+  }
+  glfwTerminate();
+  return true;
+}
+
+Window::Window(int width, int height, const std::string& title, bool vsync) : vsync_(vsync) {
+  if (!init_glfw()) throw DeviceError("no display: " + g_last_glfw_error + "; run with --headless");
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  glfwWindowHint(GLFW_DEPTH_BITS, 0);
+  glfwWindowHint(GLFW_STENCIL_BITS, 0);
+  window_ = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
+  if (!window_) {
+    const std::string why = g_last_glfw_error;
+    glfwTerminate();
+    throw DeviceError("cannot open a window with an OpenGL 4.5 core context: " + why);
+  }
+  glfwMakeContextCurrent(window_);
+  if (gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress)) == 0) {
+    glfwDestroyWindow(window_);
+    glfwTerminate();
+    throw DeviceError("GLAD could not load OpenGL 4.5 core functions");
+  }
+  glfwSwapInterval(vsync ? 1 : 0);
+}
+
+Window::~Window() {
+  if (window_) glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+bool Window::should_close() const { return glfwWindowShouldClose(window_) == GLFW_TRUE; }
+void Window::request_close() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
+void Window::poll_events() { glfwPollEvents(); }
+void Window::swap_buffers() { glfwSwapBuffers(window_); }
+
+void Window::set_vsync(bool on) {
+  vsync_ = on;
+  glfwSwapInterval(on ? 1 : 0);
+}
+
+void Window::framebuffer_size(int& width, int& height) const {
+  glfwGetFramebufferSize(window_, &width, &height);
+}
+
+void Window::framebuffer_scale(float& sx, float& sy) const {
+  int ww = 0, wh = 0, fw = 0, fh = 0;
+  glfwGetWindowSize(window_, &ww, &wh);
+  glfwGetFramebufferSize(window_, &fw, &fh);
+  sx = ww > 0 ? static_cast<float>(fw) / ww : 1.f;
+  sy = wh > 0 ? static_cast<float>(fh) / wh : 1.f;
+}
+
+float Window::content_scale() const {
+  float sx = 1, sy = 1;
+  glfwGetWindowContentScale(window_, &sx, &sy);
+  return sx > 0 ? sx : 1.f;
+}
+
+}  // namespace ls::render

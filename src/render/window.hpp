@@ -1,0 +1,41 @@
+// window.hpp — the GLFW window and its OpenGL 4.5 core context (GL loaded through GLAD).
+#pragma once
+
+#include <string>
+
+struct GLFWwindow;
+
+namespace ls::render {
+
+/// Owns GLFW (init/terminate) and one window with a current GL 4.5 core context.
+class Window {
+ public:
+  /// Throws DeviceError when there is no display ("no display: ..."), or the window or a GL 4.5
+  /// core context cannot be made.
+  Window(int width, int height, const std::string& title, bool vsync);
+  ~Window();
+  Window(const Window&) = delete;
+  Window& operator=(const Window&) = delete;
+
+  GLFWwindow* handle() const { return window_; }
+  bool should_close() const;
+  void request_close();
+  void poll_events();
+  void swap_buffers();
+  void set_vsync(bool on);
+  bool vsync() const { return vsync_; }
+  void framebuffer_size(int& width, int& height) const;
+  /// Framebuffer pixels per window coordinate (1 on most X11 setups, 2 on HiDPI macOS-like setups).
+  void framebuffer_scale(float& sx, float& sy) const;
+  /// The monitor's content scale (HiDPI: fonts and sizes follow it).
+  float content_scale() const;
+
+  /// Whether a display can be opened at all (GLFW initialises); when not, `why` says why.
+  static bool display_available(std::string* why);
+
+ private:
+  GLFWwindow* window_ = nullptr;
+  bool vsync_ = true;
+};
+
+}  // namespace ls::render
