@@ -746,8 +746,13 @@ void Panel::draw_timings(const PanelModel& model) {
   ImGui::PopStyleColor();
   label("cells/s", "Sum over instances of cell updates per second");
   ImGui::TextUnformatted(format_si(total_cups, a, sizeof a));
-  label("streams", "Stream mode");
-  ImGui::TextUnformatted(engine.stream_mode() == StreamMode::per_instance ? "per instance" : "shared");
+  label("backend", "The engine that runs the instances (the device is named at the top)");
+  const std::string backend = engine.backend();
+  ImGui::TextUnformatted(backend.c_str());
+  if (ImGui::IsItemHovered()) {
+    const std::string device = engine.device_name();
+    ImGui::SetTooltip("%s", device.c_str());
+  }
   ImGui::EndTable();
 }
 

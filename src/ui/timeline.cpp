@@ -144,7 +144,7 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
       if (inst >= 0) {
         std::snprintf(label, sizeof label, "#%d", inst);
       } else {
-        std::snprintf(label, sizeof label, "s%d", rows_.stream(r));
+        std::snprintf(label, sizeof label, "all");
       }
       const float ty = y + (g.row_height - line) * 0.5f;
       dl->AddText(ImVec2(origin.x, std::max(ty, y - line * 0.5f)), ImGui::GetColorU32(ImGuiCol_TextDisabled),
@@ -174,6 +174,13 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
     const Rect r = g.bar_rect(b, rows_.row_of(b.stream));
     dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1),
                       b.kind == TimelineBar::Kind::step ? colour::step : colour::display, rounding);
+    // Name the instance inside bars wide and tall enough for it (shared mode puts all on one row).
+    if (b.kind == TimelineBar::Kind::step && g.row_height >= line && r.x1 - r.x0 > 4 * line) {
+      char label[16];
+      std::snprintf(label, sizeof label, "#%zu", b.instance);
+      dl->AddText(ImVec2(r.x0 + 3 * scale, r.y0 + (g.row_height - line) * 0.5f), IM_COL32(10, 20, 35, 255),
+                  label);
+    }
   }
 
   if (!hovered) return;

@@ -1,0 +1,228 @@
+// Facts about the panel drawn in a headless ImGui context (font atlas built, no GL backend):
+// untouched, it emits no command; a pressed control emits exactly its command; an invalid rule
+// shows its reason and emits nothing; the cross-check follows the engine's origins; HiDPI scales.
+#include <gtest/gtest.h>
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/cpu_engine.hpp"
+#include "ui/cross_check.hpp"
+#include "ui/panel.hpp"
+
+namespace ls::ui {
+namespace {
+
+constexpr int kEnterKey = 257;  // our own index into io.KeysDown for ImGuiKey_Enter
+
+class PanelTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1600, 900);
+    io.DeltaTime = 1.f / 60.f;
+    io.KeyMap[ImGuiKey_Enter] = kEnterKey;
+    fonts_loaded_ = load_fonts(std::string(LS_SOURCE_DIR) + "/assets", 1.f);
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    panel_.set_scale(1.f);
+
+    InstanceSpec spec;
+    spec.width = spec.height = 64;
+    const Variant variants[] = {Variant::global, Variant::shared, Variant::iterate, Variant::bitpacked};
+    for (Variant v : variants) {
+      spec.variant = v;
+      engine_.add(spec);
+    }
+    model_.engine = &engine_;
+    model_.bundled_patterns = {"glider.rle", "acorn.rle"};
+    model_.patterns_dir = "assets/patterns";
+    model_.width = model_.height = 64;
+    // A few frames of work so that timings, summaries and the timeline exist.
+    for (int i = 0; i < 3; ++i) {
+      engine_.step(1);
+      for (std::size_t j = 0; j < engine_.size(); ++j) {
+        engine_.begin_display(j);
+        engine_.end_display(j);
+      }
+      engine_.request_summaries();
+    }
+  }
+  void TearDown() override { ImGui::DestroyContext(); }
+
+  /// One frame: NewFrame, the panel, Render. Returns the commands it emitted.
+  std::vector<Command> frame() {
+    std::vector<Command> out;
+    ImGui::NewFrame();
+    panel_.draw(model_, out);
+    ImGui::Render();
+    return out;
+  }
+  /// The ID of a widget drawn directly in the panel's "##scene" table.
+  static ImGuiID scene_item(const char* label) {
+    ImGuiWindow* window = ImGui::FindWindowByName("lifestreams##panel");
+    EXPECT_NE(window, nullptr);
+    const ImGuiID table = ImHashStr("##scene", 0, window->ID);
+    return ImHashStr(label, 0, table);
+  }
+  /// Gives a text field the keyboard (as Tab or a click would), its text selected.
+  void focus_text(ImGuiID id) {
+    ImGui::ActivateItem(id);
+    GImGui->NavNextActivateFlags = ImGuiActivateFlags_PreferInput;
+    frame();
+    ASSERT_EQ(ImGui::GetActiveID(), id);
+  }
+  void type(const char* text) {
+    for (const char* c = text; *c != '\0'; ++c) ImGui::GetIO().AddInputCharacter(static_cast<unsigned>(*c));
+  }
+
+  bool fonts_loaded_ = false;
+  CpuEngine engine_{1};
+  PanelModel model_;
+  Panel panel_;
+};
+
+TEST_F(PanelTest, LoadsTheBundledFontAtFifteenPixels) {
+  EXPECT_TRUE(fonts_loaded_);
+  ASSERT_GT(ImGui::GetIO().Fonts->Fonts.Size, 0);
+  EXPECT_FLOAT_EQ(ImGui::GetIO().Fonts->Fonts[0]->FontSize, 15.f);
+  EXPECT_FLOAT_EQ(ImGui::GetIO().FontGlobalScale, 1.f);
+}
+
+TEST_F(PanelTest, UntouchedPanelEmitsNoCommand) {
+  for (int i = 0; i < 10; ++i) EXPECT_TRUE(frame().empty()) << "frame " << i;
+  panel_.toggle_help();
+  EXPECT_TRUE(panel_.help_visible());
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(frame().empty());
+  // And with vsync off, shared streams, paused, headless and an error showing.
+  model_.vsync = false;
+  model_.paused = true;
+  model_.windowed = false;
+  model_.error = "rule: column 2: expected a digit";
+  engine_.set_stream_mode(StreamMode::shared);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(frame().empty());
+}
+
+TEST_F(PanelTest, PanelFillsTheWindowHeightAtItsWidth) {
+  frame();
+  ImGuiWindow* window = ImGui::FindWindowByName("lifestreams##panel");
+  ASSERT_NE(window, nullptr);
+  EXPECT_FLOAT_EQ(window->Pos.x, 0);
+  EXPECT_FLOAT_EQ(window->Pos.y, 0);
+  EXPECT_FLOAT_EQ(window->Size.x, panel_.width());
+  EXPECT_FLOAT_EQ(window->Size.y, 900);
+}
+
+TEST_F(PanelTest, PlusButtonAsksForOneMoreInstance) {
+  frame();
+  ImGui::ActivateItem(scene_item("+##more"));
+  std::vector<Command> out = frame();
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_TRUE(std::holds_alternative<cmd::Instances>(out[0]));
+  EXPECT_EQ(std::get<cmd::Instances>(out[0]).count, 5);
+  EXPECT_TRUE(frame().empty());
+}
+
+TEST_F(PanelTest, PauseButtonFollowsThePausedState) {
+  frame();
+  ImGui::ActivateItem(scene_item("Pause###pause_run"));
+  std::vector<Command> out = frame();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(std::holds_alternative<cmd::Pause>(out[0]));
+  model_.paused = true;
+  frame();
+  ImGui::ActivateItem(scene_item("Run###pause_run"));
+  out = frame();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(std::holds_alternative<cmd::Run>(out[0]));
+}
+
+TEST_F(PanelTest, InvalidRuleShowsItsReasonAndEmitsNothing) {
+  frame();
+  focus_text(scene_item("##rule_all"));
+  type("B3/S2x");
+  EXPECT_TRUE(frame().empty());
+  EXPECT_NE(panel_.rule_error().find("column"), std::string::npos) << panel_.rule_error();
+  ImGui::GetIO().KeysDown[kEnterKey] = true;
+  EXPECT_TRUE(frame().empty());
+  ImGui::GetIO().KeysDown[kEnterKey] = false;
+  EXPECT_TRUE(frame().empty());
+  EXPECT_FALSE(panel_.rule_error().empty());
+}
+
+TEST_F(PanelTest, ValidRuleIsAppliedToAllOnEnter) {
+  frame();
+  focus_text(scene_item("##rule_all"));
+  type("B36/S23");
+  EXPECT_TRUE(frame().empty());  // typing alone changes nothing
+  EXPECT_TRUE(panel_.rule_error().empty());
+  ImGui::GetIO().KeysDown[kEnterKey] = true;
+  std::vector<Command> out = frame();
+  ImGui::GetIO().KeysDown[kEnterKey] = false;
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_TRUE(std::holds_alternative<cmd::SetRule>(out[0]));
+  const cmd::SetRule& set = std::get<cmd::SetRule>(out[0]);
+  EXPECT_TRUE(set.target.all);
+  EXPECT_EQ(set.rule, parse_rule("B36/S23"));
+}
+
+TEST_F(PanelTest, ResetAndStepEmitTheirCommands) {
+  frame();
+  ImGui::ActivateItem(scene_item("Step##single"));
+  std::vector<Command> out = frame();
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_TRUE(std::holds_alternative<cmd::Step>(out[0]));
+  EXPECT_EQ(std::get<cmd::Step>(out[0]).generations, 1);
+  ImGui::ActivateItem(scene_item("Reset all##reset"));
+  out = frame();
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_TRUE(std::holds_alternative<cmd::Reset>(out[0]));
+  EXPECT_TRUE(std::get<cmd::Reset>(out[0]).target.all);
+}
+
+TEST_F(PanelTest, CrossCheckFollowsTheEngineOrigins) {
+  std::vector<InstanceStatus> st;
+  for (std::size_t i = 0; i < engine_.size(); ++i) st.push_back(engine_.status(i));
+  std::vector<CrossCheck> checks;
+  cross_check(st, checks);
+  // Four instances of one spec (variants differ, state is the same): one group, all agree.
+  for (const CrossCheck& c : checks) {
+    EXPECT_EQ(c.group, 0);
+    EXPECT_EQ(c.state, CrossCheck::State::agree);
+  }
+  // Editing a cell gives instance 2 its own origin: it leaves the group.
+  const bool alive = engine_.read(2).get(5, 5);
+  engine_.set_cell(2, 5, 5, !alive);
+  engine_.step(1);
+  engine_.request_summaries();
+  st.clear();
+  for (std::size_t i = 0; i < engine_.size(); ++i) st.push_back(engine_.status(i));
+  cross_check(st, checks);
+  EXPECT_EQ(checks[2].state, CrossCheck::State::none);
+  EXPECT_EQ(checks[0].state, CrossCheck::State::agree);
+  EXPECT_TRUE(frame().empty());
+}
+
+TEST_F(PanelTest, ScaleMultipliesWidthAndStyleSizes) {
+  const float width1 = panel_.width();
+  const float padding1 = ImGui::GetStyle().FramePadding.x;
+  panel_.set_scale(2.f);
+  EXPECT_FLOAT_EQ(panel_.width(), 2 * width1);
+  EXPECT_FLOAT_EQ(ImGui::GetStyle().FramePadding.x, 2 * padding1);
+  // The font was loaded for scale 1: text is scaled to 30 px until load_fonts(…, 2) reloads it.
+  EXPECT_FLOAT_EQ(ImGui::GetIO().FontGlobalScale, 2.f);
+  // Applying a scale again does not compound.
+  panel_.set_scale(2.f);
+  EXPECT_FLOAT_EQ(ImGui::GetStyle().FramePadding.x, 2 * padding1);
+  EXPECT_TRUE(frame().empty());
+}
+
+}  // namespace
+}  // namespace ls::ui

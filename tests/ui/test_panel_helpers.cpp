@@ -1,0 +1,226 @@
+// Facts about the panel's helpers: engineering notation, the cross-check grouping, the timeline's
+// axis, rows and hit testing, rule and size validation, and the help overlay's key list.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/rule.hpp"
+#include "ui/cross_check.hpp"
+#include "ui/format.hpp"
+#include "ui/help.hpp"
+#include "ui/timeline.hpp"
+#include "ui/validate.hpp"
+
+namespace ls::ui {
+namespace {
+
+std::string si(double v) {
+  char buf[32];
+  return format_si(v, buf, sizeof buf);
+}
+std::string ms(double v) {
+  char buf[32];
+  return format_ms(v, buf, sizeof buf);
+}
+
+TEST(Format, EngineeringNotationKeepsThreeSignificantDigits) {
+  EXPECT_EQ(si(1.234e12), "1.23 T");
+  EXPECT_EQ(si(2.5e13), "25.0 T");
+  EXPECT_EQ(si(1.4e11), "140 G");
+  EXPECT_EQ(si(123), "123");
+  EXPECT_EQ(si(0), "0");
+  EXPECT_EQ(si(-2.5e9), "-2.50 G");
+  // Rounding carries into the next prefix instead of printing "1000 k".
+  EXPECT_EQ(si(999.7e3), "1.00 M");
+}
+
+TEST(Format, MillisecondsKeepAboutThreeSignificantDigits) {
+  EXPECT_EQ(ms(0.0123), "0.0123");
+  EXPECT_EQ(ms(0.123), "0.123");
+  EXPECT_EQ(ms(1.234), "1.23");
+  EXPECT_EQ(ms(12.34), "12.3");
+  EXPECT_EQ(ms(123.4), "123");
+  EXPECT_EQ(ms(0), "0");
+}
+
+InstanceStatus status(std::uint64_t origin, std::uint64_t generation, std::optional<StateSummary> summary) {
+  InstanceStatus s;
+  s.origin = origin;
+  s.generation = generation;
+  s.summary = summary;
+  return s;
+}
+
+TEST(CrossCheck, EqualHashesAtOneGenerationAgree) {
+  const std::vector<InstanceStatus> st = {status(7, 100, StateSummary{100, 5, 0xAA}),
+                                          status(7, 100, StateSummary{100, 5, 0xAA}),
+                                          status(7, 100, StateSummary{100, 5, 0xAA})};
+  std::vector<CrossCheck> out;
+  cross_check(st, out);
+  ASSERT_EQ(out.size(), 3u);
+  for (const CrossCheck& c : out) {
+    EXPECT_EQ(c.state, CrossCheck::State::agree);
+    EXPECT_EQ(c.group, 0);
+    EXPECT_EQ(c.peers, 2);
+  }
+}
+
+TEST(CrossCheck, OneDifferentHashMarksTheGroupDiverged) {
+  const std::vector<InstanceStatus> st = {status(7, 100, StateSummary{100, 5, 0xAA}),
+                                          status(7, 100, StateSummary{100, 5, 0xAB})};
+  std::vector<CrossCheck> out;
+  cross_check(st, out);
+  EXPECT_EQ(out[0].state, CrossCheck::State::diverged);
+  EXPECT_EQ(out[1].state, CrossCheck::State::diverged);
+}
+
+TEST(CrossCheck, SummariesAtDifferentGenerationsAreNotCompared) {
+  // Same origin and enqueued generation, but one summary lags: wait, do not call it diverged.
+  const std::vector<InstanceStatus> st = {status(7, 116, StateSummary{116, 5, 0xAA}),
+                                          status(7, 116, StateSummary{100, 9, 0xBB}),
+                                          status(7, 116, std::nullopt)};
+  std::vector<CrossCheck> out;
+  cross_check(st, out);
+  for (const CrossCheck& c : out) EXPECT_EQ(c.state, CrossCheck::State::pending);
+}
+
+TEST(CrossCheck, InstancesThatNeverMeetAtOneGenerationShowNothing) {
+  const std::vector<InstanceStatus> st = {status(7, 500, StateSummary{500, 5, 0xAA}),
+                                          status(7, 20, StateSummary{20, 9, 0xBB})};
+  std::vector<CrossCheck> out;
+  cross_check(st, out);
+  EXPECT_EQ(out[0].state, CrossCheck::State::none);
+  EXPECT_EQ(out[1].state, CrossCheck::State::none);
+}
+
+TEST(CrossCheck, GroupsAreNumberedByFirstMemberAndLoneOriginsStayOut) {
+  const StateSummary s{10, 1, 1};
+  const std::vector<InstanceStatus> st = {status(1, 10, s), status(2, 10, s), status(3, 10, s),
+                                          status(2, 10, s), status(1, 10, s)};
+  std::vector<CrossCheck> out;
+  cross_check(st, out);
+  EXPECT_EQ(out[0].group, 0);
+  EXPECT_EQ(out[4].group, 0);
+  EXPECT_EQ(out[1].group, 1);
+  EXPECT_EQ(out[3].group, 1);
+  EXPECT_EQ(out[2].group, -1);
+  EXPECT_EQ(out[2].state, CrossCheck::State::none);
+  char label[8];
+  EXPECT_STREQ(group_label(0, label, sizeof label), "A");
+  EXPECT_STREQ(group_label(25, label, sizeof label), "Z");
+  EXPECT_STREQ(group_label(26, label, sizeof label), "AA");
+}
+
+TEST(Timeline, AxisTicksAreOneTwoOrFiveTimesAPowerOfTenAndCoverTheSpan) {
+  const TimelineAxis a = timeline_axis(0.16, 8);
+  EXPECT_DOUBLE_EQ(a.tick_ms, 0.02);
+  EXPECT_NEAR(a.end_ms, 0.16, 1e-12);
+  const TimelineAxis b = timeline_axis(1.3, 5);  // 0.26 per tick -> 0.5, three ticks
+  EXPECT_DOUBLE_EQ(b.tick_ms, 0.5);
+  EXPECT_DOUBLE_EQ(b.end_ms, 1.5);
+  for (double span : {0.0031, 0.7, 4.2, 16.6, 250.0}) {
+    for (int max_ticks : {2, 5, 9}) {
+      const TimelineAxis t = timeline_axis(span, max_ticks);
+      EXPECT_GE(t.end_ms, span);
+      EXPECT_LE(t.end_ms / t.tick_ms, max_ticks + 1e-9) << span << " " << max_ticks;
+    }
+  }
+  EXPECT_GT(timeline_axis(0, 5).end_ms, 0);
+}
+
+TEST(Timeline, RowsAreTheStreamsInAscendingOrder) {
+  using K = TimelineBar::Kind;
+  const std::vector<TimelineBar> bars = {{3, 5, K::step, 0, 1},
+                                         {1, 2, K::step, 0, 1},
+                                         {3, 5, K::display, 1, 2},
+                                         {4, 9, K::step, 0, 1},
+                                         {6, 9, K::step, 1, 2}};
+  TimelineRows rows;
+  rows.build(bars);
+  ASSERT_EQ(rows.count(), 3);
+  EXPECT_EQ(rows.row_of(2), 0);
+  EXPECT_EQ(rows.row_of(5), 1);
+  EXPECT_EQ(rows.row_of(9), 2);
+  EXPECT_EQ(rows.row_of(3), -1);
+  EXPECT_EQ(rows.only_instance(1), 3);   // stream 5 holds instance 3 only
+  EXPECT_EQ(rows.only_instance(2), -1);  // stream 9 is shared by instances 4 and 6
+}
+
+TEST(Timeline, BarsArePlacedInTimeAndHitTestedWhereDrawn) {
+  using K = TimelineBar::Kind;
+  const std::vector<TimelineBar> bars = {
+      {0, 0, K::step, 0.0, 0.5}, {0, 0, K::display, 0.6, 0.61}, {1, 1, K::step, 0.2, 1.0}};
+  TimelineRows rows;
+  rows.build(bars);
+  TimelineGeometry g;
+  g.x0 = 100;
+  g.y0 = 10;
+  g.width = 400;
+  g.row_height = 10;
+  g.row_gap = 2;
+  g.min_bar_width = 3;
+  g.axis = timeline_axis(1.0, 5);
+  ASSERT_DOUBLE_EQ(g.axis.end_ms, 1.0);
+  EXPECT_FLOAT_EQ(g.x_of(0), 100);
+  EXPECT_FLOAT_EQ(g.x_of(0.5), 300);
+  EXPECT_FLOAT_EQ(g.x_of(1.0), 500);
+  const Rect r = g.bar_rect(bars[2], rows.row_of(1));
+  EXPECT_FLOAT_EQ(r.x0, 180);
+  EXPECT_FLOAT_EQ(r.x1, 500);
+  EXPECT_FLOAT_EQ(r.y0, 22);
+  EXPECT_FLOAT_EQ(r.y1, 32);
+  // A 0.01 ms bar is 4 px at this scale; shorter ones keep min_bar_width.
+  EXPECT_FLOAT_EQ(g.bar_rect({0, 0, K::step, 0.3, 0.3}, 0).x1 - g.x_of(0.3), 3);
+  EXPECT_EQ(bar_at(bars, rows, g, 200, 15), 0);
+  EXPECT_EQ(bar_at(bars, rows, g, 342, 15), 1);
+  EXPECT_EQ(bar_at(bars, rows, g, 320, 15), -1);  // between the step and the display bar
+  EXPECT_EQ(bar_at(bars, rows, g, 200, 21), -1);  // in the gap between rows
+  EXPECT_EQ(bar_at(bars, rows, g, 200, 25), 2);
+  EXPECT_FLOAT_EQ(g.height(2), 22);
+}
+
+TEST(Timeline, RowsShrinkToFitBetweenTheLimits) {
+  EXPECT_FLOAT_EQ(timeline_row_height(4, 200, 3, 17), 17);
+  EXPECT_FLOAT_EQ(timeline_row_height(20, 200, 3, 17), 10);
+  EXPECT_FLOAT_EQ(timeline_row_height(64, 200, 4, 17), 4);
+}
+
+TEST(Validate, RuleTextGivesTheRuleOrTheReason) {
+  std::string error = "stale";
+  const std::optional<Rule> highlife = check_rule_text("B36/S23", error);
+  ASSERT_TRUE(highlife.has_value());
+  EXPECT_EQ(highlife->birth, (1u << 3) | (1u << 6));
+  EXPECT_EQ(highlife->survive, (1u << 2) | (1u << 3));
+  EXPECT_TRUE(error.empty());
+  EXPECT_EQ(check_rule_text(" HighLife ", error), highlife);
+
+  EXPECT_FALSE(check_rule_text("B3/S2x", error).has_value());
+  EXPECT_NE(error.find("column"), std::string::npos) << error;
+  EXPECT_FALSE(check_rule_text("   ", error).has_value());
+  EXPECT_FALSE(error.empty());
+}
+
+TEST(Validate, SizesMustBeMultiplesOf32) {
+  std::string error;
+  EXPECT_TRUE(check_size(1024, 2048, error));
+  EXPECT_TRUE(error.empty());
+  EXPECT_FALSE(check_size(1000, 1024, error));
+  EXPECT_FALSE(error.empty());
+  EXPECT_FALSE(check_size(0, 32, error));
+}
+
+TEST(Help, ListsEveryKeyAndMouseActionOfTheApp) {
+  std::size_t n = 0;
+  const HelpEntry* entries = help_entries(n);
+  std::string all;
+  for (std::size_t i = 0; i < n; ++i) all += std::string(entries[i].input) + " | " + entries[i].action + "\n";
+  for (const char* needed : {"Space", "N", "=", "+", "keypad +", "keypad -", "V", "F", "S", "F1", "Esc",
+                             "wheel", "drag", "Double-click", "Ctrl + left-drag", "Ctrl + right-drag"}) {
+    EXPECT_NE(all.find(needed), std::string::npos) << needed << " missing from\n" << all;
+  }
+}
+
+}  // namespace
+}  // namespace ls::ui
