@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -345,12 +346,14 @@ std::string driver_version() {
   std::ifstream in("/proc/driver/nvidia/version");
   std::string line;
   if (std::getline(in, line)) {
-    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 ..."
+    // "NVRM version: NVIDIA UNIX [Open ]Kernel Module [for x86_64]  580.65.06  Release Build ...":
+    // the first word after "Kernel Module" that starts with a digit.
     const std::size_t at = line.find("Kernel Module");
     if (at != std::string::npos) {
       std::istringstream words(line.substr(at + 13));
-      std::string version;
-      if (words >> version) return version;
+      std::string word;
+      while (words >> word)
+        if (std::isdigit(static_cast<unsigned char>(word[0]))) return word;
     }
   }
   int v = 0;

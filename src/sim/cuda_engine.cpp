@@ -119,6 +119,16 @@ struct Instance {
   std::array<SummarySlot, kSummaryRing> summaries;
   std::size_t next_summary = 0;
   cuda::PinnedBuffer results_host;
+  // Host snapshots (request_snapshots): the state in the bit layout on the device, then in one of
+  // two pinned buffers (the newest finished snapshot stays readable while the next is in flight).
+  std::array<cuda::PinnedBuffer, 2> snapshot_host;
+  cuda::DeviceBuffer snapshot_device;
+  cuda::Event snapshot_converted{cuda::Event::Create{}, false};
+  cuda::Event snapshot_copied{cuda::Event::Create{}, false};
+  mutable int snapshot_in_flight = -1;  // pinned buffer being filled, or -1
+  mutable int snapshot_newest = -1;     // pinned buffer holding the newest finished snapshot, or -1
+  std::array<std::uint64_t, 2> snapshot_generation{};
+  std::array<Rule, 2> snapshot_rule{};
   cuda::DeviceBuffer memory;
   void* front = nullptr;
   void* back = nullptr;
@@ -157,6 +167,19 @@ void clear_timing_stats(Instance& inst) {
   inst.generation_stats.clear();
 }
 
+/// Notes a finished snapshot copy. Never throws: after a fatal device error the query fails and
+/// the snapshot that was in flight is simply not counted.
+void poll_snapshot(const Instance& inst) noexcept {
+  if (inst.snapshot_in_flight < 0) return;
+  const cudaError_t err = cudaEventQuery(inst.snapshot_copied.get());
+  if (err == cudaSuccess) {
+    inst.snapshot_newest = inst.snapshot_in_flight;
+    inst.snapshot_in_flight = -1;
+  } else if (err == cudaErrorNotReady && cudaPeekAtLastError() == cudaErrorNotReady) {
+    cudaGetLastError();
+  }
+}
+
 }  // namespace
 
 int cuda_device_count(std::string* why_none) {
@@ -177,6 +200,7 @@ struct CudaEngine::Impl {
   StreamMode mode = StreamMode::per_instance;
   cuda::Stream shared;
   cuda::Event shared_order{cuda::Event::Create{}, false};
+  cuda::Stream snapshot_stream;  // lowest priority; made on the first snapshot request
   std::vector<std::unique_ptr<Instance>> instances;
 
   std::array<FrameRecord, kTimingRing> frames;
@@ -547,6 +571,7 @@ void CudaEngine::step(int generations) {
   if (generations < 0) throw InputError("cannot step a negative number of generations");
   const std::uint64_t syncs_before = e.syncs;
   e.harvest(false);
+  for (const auto& inst : e.instances) poll_snapshot(*inst);
   if (generations == 0 || e.instances.empty()) {
     e.last_step_syncs = e.syncs - syncs_before;
     return;
@@ -661,6 +686,69 @@ void CudaEngine::finish() {
 DeviceLatticeView CudaEngine::device_view(std::size_t index) const {
   const Instance& inst = impl_->at(index);
   return DeviceLatticeView{inst.layout(), inst.front, inst.width, inst.height, impl_->stream_of(inst)};
+}
+
+void CudaEngine::request_snapshots(std::uint64_t max_cells) {
+  Impl& e = *impl_;
+  for (const auto& p : e.instances) {
+    Instance& inst = *p;
+    poll_snapshot(inst);
+    if (inst.snapshot_in_flight >= 0) continue;
+    if (static_cast<std::uint64_t>(inst.width) * static_cast<std::uint64_t>(inst.height) > max_cells)
+      continue;
+    const std::size_t bits = kernels::layout_bytes(Layout::bit_cells, inst.width, inst.height);
+    if (!inst.snapshot_device) {
+      try {
+        inst.snapshot_device = e.allocate(bits, inst.width, inst.height, Variant::bitpacked);
+      } catch (const InputError&) {
+        continue;  // no room for the staging buffer: this instance goes without a snapshot
+      }
+    }
+    if (!e.snapshot_stream) {
+      int least = 0, greatest = 0;
+      CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      e.snapshot_stream = cuda::Stream(cuda::Stream::Create{}, least);
+    }
+    const int target = inst.snapshot_newest == 0 ? 1 : 0;
+    auto& host = inst.snapshot_host[static_cast<std::size_t>(target)];
+    if (!host) {
+      ++e.syncs;  // cudaMallocHost blocks; once per instance
+      host = cuda::PinnedBuffer(bits);
+    }
+    // The fast device-side copy goes on the instance's stream (ordered with its steps); the slow
+    // copy to the host runs on the low-priority stream, off the instance's critical path.
+    const cudaStream_t stream = e.stream_of(inst);
+    if (inst.layout() == Layout::bit_cells)
+      CUDA_CHECK(
+          cudaMemcpyAsync(inst.snapshot_device.get(), inst.front, bits, cudaMemcpyDeviceToDevice, stream));
+    else
+      kernels::launch_convert(inst.layout(), inst.front, Layout::bit_cells, inst.snapshot_device.get(),
+                              inst.width, inst.height, stream);
+    inst.snapshot_converted.record(stream);
+    CUDA_CHECK(cudaStreamWaitEvent(e.snapshot_stream.get(), inst.snapshot_converted.get(), 0));
+    CUDA_CHECK(cudaMemcpyAsync(host.get(), inst.snapshot_device.get(), bits, cudaMemcpyDeviceToHost,
+                               e.snapshot_stream.get()));
+    inst.snapshot_copied.record(e.snapshot_stream.get());
+    inst.snapshot_generation[static_cast<std::size_t>(target)] = inst.generation;
+    inst.snapshot_rule[static_cast<std::size_t>(target)] = inst.rule;
+    inst.snapshot_in_flight = target;
+  }
+}
+
+std::vector<HostSnapshot> CudaEngine::snapshots() const {
+  std::vector<HostSnapshot> out;
+  for (std::size_t i = 0; i < impl_->instances.size(); ++i) {
+    const Instance& inst = *impl_->instances[i];
+    poll_snapshot(inst);
+    if (inst.snapshot_newest < 0) continue;
+    const auto n = static_cast<std::size_t>(inst.snapshot_newest);
+    HostSnapshot snap{i, inst.snapshot_generation[n], inst.snapshot_rule[n],
+                      Lattice(inst.width, inst.height)};
+    std::memcpy(snap.cells.words().data(), inst.snapshot_host[n].get(),
+                snap.cells.words().size() * sizeof(std::uint32_t));
+    out.push_back(std::move(snap));
+  }
+  return out;
 }
 
 }  // namespace ls

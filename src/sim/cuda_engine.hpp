@@ -28,6 +28,15 @@ struct DeviceLatticeView {
   cudaStream_t stream = nullptr;
 };
 
+/// A host copy of an instance's state, kept for recovery after a fatal device error (see
+/// CudaEngine::request_snapshots).
+struct HostSnapshot {
+  std::size_t instance = 0;
+  std::uint64_t generation = 0;
+  Rule rule;
+  Lattice cells;
+};
+
 class CudaEngine final : public Engine {
  public:
   /// Throws DeviceError if the device cannot be used.
@@ -65,6 +74,15 @@ class CudaEngine final : public Engine {
   /// For the renderer (src/render): the instance's front lattice and stream.
   DeviceLatticeView device_view(std::size_t index) const;
   int device() const;
+
+  /// Starts an asynchronous host snapshot of every instance of at most `max_cells` cells: its
+  /// state is converted to the bit layout into a device staging buffer on its own stream, then
+  /// copied into pinned host memory on a low-priority stream. Never blocks; an instance whose
+  /// previous snapshot is still in flight, or whose staging buffer does not fit, is skipped.
+  void request_snapshots(std::uint64_t max_cells);
+  /// The newest finished snapshot of each instance that has one. Reads host memory only (polling
+  /// events without throwing), so it still works after a fatal device error.
+  std::vector<HostSnapshot> snapshots() const;
 
  private:
   struct Impl;

@@ -407,5 +407,138 @@ TEST_F(CudaEngineTest, SetCellChangesOneCellAndTheOrigin) {
   }
 }
 
+// Host snapshots hold exactly the state (and generation) an instance had when they were asked for,
+// and lattices above the size limit get none.
+TEST_F(CudaEngineTest, SnapshotsCopyTheStateToTheHost) {
+  CudaEngine engine;
+  for (Variant v : kAllVariants) engine.add(random_spec(256, 160, 0.4, 21, v, Rule::life(), 6));
+  engine.add(random_spec(1024, 1024, 0.4, 22, Variant::bitpacked, Rule::life(), 6));
+  engine.step(9);
+  engine.request_snapshots(256 * 160);
+  engine.step(4);  // the snapshot is of generation 9, whatever the steps enqueued after it
+  engine.finish();
+  Lattice reference = Lattice::random(256, 160, 0.4, 21);
+  cpu_run(reference, Rule::life(), 9);
+  const auto snaps = engine.snapshots();
+  ASSERT_EQ(snaps.size(), kAllVariants.size());  // not the 1024x1024 instance
+  for (const auto& snap : snaps) {
+    EXPECT_EQ(snap.generation, 9u);
+    EXPECT_EQ(snap.rule, Rule::life());
+    EXPECT_EQ(difference(snap.cells, reference), "") << "instance " << snap.instance;
+  }
+  engine.request_snapshots(1u << 20);
+  engine.finish();
+  cpu_run(reference, Rule::life(), 4);
+  const auto newer = engine.snapshots();
+  ASSERT_EQ(newer.size(), engine.size());
+  for (std::size_t i = 0; i < kAllVariants.size(); ++i) {
+    EXPECT_EQ(newer[i].generation, 13u);
+    EXPECT_EQ(difference(newer[i].cells, reference), "");
+  }
+}
+
+// 1000 cycles of adding, removing, resizing, switching variants, k and stream modes around two
+// instances nobody touches: those end exactly as in a clean run, and device memory comes back.
+TEST_F(CudaEngineTest, ChurnLeavesUntouchedInstancesAndDeviceMemoryAsInACleanRun) {
+  const InstanceSpec a = random_spec(512, 512, 0.3, 101, Variant::bitpacked, Rule::life(), 16);
+  const InstanceSpec b = random_spec(256, 384, 0.4, 102, Variant::iterate, parse_rule("B36/S23"), 5);
+  CudaEngine engine, clean;
+  churn_once(engine);
+  engine.finish();
+  const std::size_t before = free_device_memory();
+  engine.add(a);
+  engine.add(b);
+  clean.add(a);
+  clean.add(b);
+  std::mt19937 rng(7);
+  const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  const auto any_variant = [&] { return kAllVariants[static_cast<std::size_t>(pick(5))]; };
+  const auto churn_index = [&] {
+    return 2 + static_cast<std::size_t>(pick(static_cast<int>(engine.size()) - 2));
+  };
+  long long generations = 0;
+  int adds = 0, removes = 0, resizes = 0, switches = 0, mode_flips = 0;
+  for (int cycle = 0; cycle < 1000; ++cycle) {
+    const int action = pick(7);
+    const bool has_churn = engine.size() > 2;
+    if (action == 0 || (!has_churn && action != 3)) {
+      if (engine.size() < 10) {
+        engine.add(random_spec(32 * (1 + pick(16)), 32 * (1 + pick(16)), 0.3, rng(), any_variant(),
+                               Rule::life(), 1 + pick(64)));
+        ++adds;
+      }
+    } else if (action == 1) {
+      engine.remove(churn_index());
+      ++removes;
+    } else if (action == 2) {
+      engine.set_variant(churn_index(), any_variant());
+      ++switches;
+    } else if (action == 3) {
+      engine.set_stream_mode(engine.stream_mode() == StreamMode::shared ? StreamMode::per_instance
+                                                                        : StreamMode::shared);
+      ++mode_flips;
+    } else if (action == 4) {
+      engine.replace(churn_index(), random_spec(32 * (1 + pick(32)), 32 * (1 + pick(8)), 0.5, rng(),
+                                                any_variant(), parse_rule("B2/S"), 1 + pick(64)));
+      ++resizes;
+    } else if (action == 5) {
+      engine.set_generations_per_launch(churn_index(), 1 + pick(64));
+    } else {
+      engine.set_cell(churn_index(), pick(1000), pick(1000), true);
+    }
+    const int gens = 1 + pick(3);
+    engine.step(gens);
+    generations += gens;
+    if (cycle % 50 == 0) engine.request_summaries();
+  }
+  EXPECT_GT(adds, 50);
+  EXPECT_GT(removes, 50);
+  EXPECT_GT(resizes, 50);
+  EXPECT_GT(switches, 50);
+  EXPECT_GT(mode_flips, 50);
+  clean.step(static_cast<int>(generations));
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(engine.status(i).generation, static_cast<std::uint64_t>(generations));
+    EXPECT_EQ(engine.summarize(i).hash, clean.summarize(i).hash) << "untouched instance " << i;
+  }
+  while (engine.size() > 0) engine.remove(engine.size() - 1);
+  engine.finish();
+  EXPECT_EQ(free_device_memory(), before);
+}
+
+// Adding instances until the device is full ends in an InputError that says how much was asked
+// and how much is free; the instances already running are untouched and memory comes back.
+TEST_F(CudaEngineTest, FillingTheDeviceEndsInACleanInputError) {
+  CudaEngine engine;
+  churn_once(engine);
+  engine.finish();
+  const std::size_t before = free_device_memory();
+  const InstanceSpec big =
+      random_spec(65536, 32768, 0.3, 5, Variant::global, Rule::life(), 1);  // 4 GiB a pair
+  engine.add(big);
+  engine.step(3);
+  const std::uint64_t hash = engine.summarize(0).hash;
+  std::string message;
+  for (int i = 0; i < 200 && message.empty(); ++i) {
+    try {
+      engine.add(big);
+    } catch (const InputError& e) {
+      message = e.what();
+    }
+  }
+  ASSERT_FALSE(message.empty()) << "200 lattices of 4 GiB all fitted";
+  EXPECT_NE(message.find("lattice 65536x32768 (global) needs 4096 MiB of device memory; "), std::string::npos)
+      << message;
+  EXPECT_GE(engine.size(), 2u);
+  EXPECT_EQ(engine.summarize(0).hash, hash);
+  EXPECT_EQ(engine.status(0).generation, 3u);
+  engine.step(1);
+  EXPECT_EQ(engine.summarize(0).generation, 4u);
+  EXPECT_EQ(engine.summarize(engine.size() - 1).generation, 1u);
+  while (engine.size() > 0) engine.remove(engine.size() - 1);
+  engine.finish();
+  EXPECT_EQ(free_device_memory(), before);
+}
+
 }  // namespace
 }  // namespace ls
