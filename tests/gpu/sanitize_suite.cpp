@@ -76,6 +76,12 @@ void run_suite() {
     cpu_run(reference, Rule::life(), 5);
     for (std::size_t i = 0; i < 6; ++i)
       expect(engine.summarize(i).hash == reference.hash(), "after the switch");
+    engine.request_snapshots(1u << 20);
+    engine.step(1);
+    engine.finish();
+    for (const auto& snap : engine.snapshots())
+      if (snap.instance < 6) expect(snap.cells.hash() == reference.hash(), "host snapshot");
+    cpu_run(reference, Rule::life(), 1);
     engine.remove(6);
     engine.remove(0);
     engine.request_summaries();
