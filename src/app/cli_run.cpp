@@ -39,8 +39,8 @@ struct RunOptions {
 long long round_up_32(long long v) { return (v + 31) / 32 * 32; }
 
 void print_summary(const StateSummary& s) {
-  std::printf("generation=%" PRIu64 " population=%" PRIu64 " hash=0x%016" PRIx64 "\n", s.generation, s.population,
-              s.hash);
+  std::printf("generation=%" PRIu64 " population=%" PRIu64 " hash=0x%016" PRIx64 "\n", s.generation,
+              s.population, s.hash);
   std::fflush(stdout);
 }
 
@@ -86,10 +86,12 @@ InstanceSpec make_spec(const RunOptions& o, std::string& rule_text) {
   spec.height = static_cast<int>(h);
 
   const auto variant = parse_variant(o.variant);
-  if (!variant) throw InputError("--variant " + o.variant + ": expected naive, global, shared, iterate or bitpacked");
+  if (!variant)
+    throw InputError("--variant " + o.variant + ": expected naive, global, shared, iterate or bitpacked");
   spec.variant = *variant;
   if (o.generations_per_launch < 1 || o.generations_per_launch > kMaxGenerationsPerLaunch) {
-    throw InputError("--generations-per-launch " + std::to_string(o.generations_per_launch) + ": expected 1..64");
+    throw InputError("--generations-per-launch " + std::to_string(o.generations_per_launch) +
+                     ": expected 1..64");
   }
   spec.generations_per_launch = o.generations_per_launch;
 
@@ -153,7 +155,8 @@ int run(const RunOptions& o) {
 
 int run_main(int argc, char** argv) {
   RunOptions o;
-  CLI::App app{"lifestreams run: advance one Life lattice and print its population and hash", "lifestreams run"};
+  CLI::App app{"lifestreams run: advance one Life lattice and print its population and hash",
+               "lifestreams run"};
   app.add_option("--pattern", o.pattern, "RLE or .cells file, placed centred");
   app.add_option("--density", o.density, "random fill density 0..1 (default 0.25)");
   app.add_option("--seed", o.seed, "random fill seed (default 1)");

@@ -38,7 +38,8 @@ std::unique_ptr<Engine> make_engine(std::string_view backend, int device) {
   }
   return std::make_unique<CudaEngine>(device);
 #else
-  if (backend == "cuda") throw DeviceError("--backend cuda: this build has no CUDA engine (no CUDA compiler was found)");
+  if (backend == "cuda")
+    throw DeviceError("--backend cuda: this build has no CUDA engine (no CUDA compiler was found)");
   return std::make_unique<CpuEngine>();
 #endif
 }
