@@ -800,7 +800,7 @@ void Panel::draw_patterns(const PanelModel& model, std::vector<Command>& out) {
   ImGui::EndDisabled();
 
   char label[48];
-  std::snprintf(label, sizeof label, "Save instance %d as RLE##save", selected_instance_);
+  std::snprintf(label, sizeof label, "Save instance %d as RLE###save", selected_instance_);
   if (ImGui::Button(label)) out.push_back(cmd::Save{target, ""});
   tooltip("Saved under a numbered file name; never overwrites.");
   ImGui::SameLine();

@@ -79,6 +79,13 @@ class PanelTest : public ::testing::Test {
     frame();
     ASSERT_EQ(ImGui::GetActiveID(), id);
   }
+  /// One frame with Enter down, then Enter released. Returns the commands of the Enter frame.
+  std::vector<Command> press_enter() {
+    ImGui::GetIO().KeysDown[kEnterKey] = true;
+    std::vector<Command> out = frame();
+    ImGui::GetIO().KeysDown[kEnterKey] = false;
+    return out;
+  }
   void type(const char* text) {
     for (const char* c = text; *c != '\0'; ++c) ImGui::GetIO().AddInputCharacter(static_cast<unsigned>(*c));
   }
@@ -150,9 +157,7 @@ TEST_F(PanelTest, InvalidRuleShowsItsReasonAndEmitsNothing) {
   type("B3/S2x");
   EXPECT_TRUE(frame().empty());
   EXPECT_NE(panel_.rule_error().find("column"), std::string::npos) << panel_.rule_error();
-  ImGui::GetIO().KeysDown[kEnterKey] = true;
-  EXPECT_TRUE(frame().empty());
-  ImGui::GetIO().KeysDown[kEnterKey] = false;
+  EXPECT_TRUE(press_enter().empty());
   EXPECT_TRUE(frame().empty());
   EXPECT_FALSE(panel_.rule_error().empty());
 }
@@ -163,9 +168,7 @@ TEST_F(PanelTest, ValidRuleIsAppliedToAllOnEnter) {
   type("B36/S23");
   EXPECT_TRUE(frame().empty());  // typing alone changes nothing
   EXPECT_TRUE(panel_.rule_error().empty());
-  ImGui::GetIO().KeysDown[kEnterKey] = true;
-  std::vector<Command> out = frame();
-  ImGui::GetIO().KeysDown[kEnterKey] = false;
+  std::vector<Command> out = press_enter();
   ASSERT_EQ(out.size(), 1u);
   ASSERT_TRUE(std::holds_alternative<cmd::SetRule>(out[0]));
   const cmd::SetRule& set = std::get<cmd::SetRule>(out[0]);
@@ -185,6 +188,49 @@ TEST_F(PanelTest, ResetAndStepEmitTheirCommands) {
   ASSERT_EQ(out.size(), 1u);
   ASSERT_TRUE(std::holds_alternative<cmd::Reset>(out[0]));
   EXPECT_TRUE(std::get<cmd::Reset>(out[0]).target.all);
+}
+
+TEST_F(PanelTest, PatternsGoToTheSelectedInstance) {
+  // A tall display, so that the section at the bottom is not clipped (clipped items take no input).
+  ImGui::GetIO().DisplaySize = ImVec2(1600, 2000);
+  frame();
+  ImGuiWindow* window = ImGui::FindWindowByName("lifestreams##panel");
+  ASSERT_NE(window, nullptr);
+  ImGui::ActivateItem(ImHashStr("Patterns", 0, window->ID));  // open the collapsed section
+  EXPECT_TRUE(frame().empty());
+  // The selected instance is typed into the section's own field (clamped to the count).
+  focus_text(ImHashStr("##selected", 0, window->ID));
+  type("2");
+  EXPECT_TRUE(frame().empty());
+  EXPECT_TRUE(press_enter().empty());
+  EXPECT_EQ(panel_.selected_instance(), 2);
+  focus_text(ImHashStr("##path", 0, window->ID));
+  type("my pattern.rle");
+  EXPECT_TRUE(frame().empty());
+  ImGui::ActivateItem(ImHashStr("Load##path", 0, window->ID));
+  std::vector<Command> out = frame();
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_TRUE(std::holds_alternative<cmd::Load>(out[0]));
+  EXPECT_EQ(std::get<cmd::Load>(out[0]).index, 2u);
+  EXPECT_EQ(std::get<cmd::Load>(out[0]).path, "my pattern.rle");
+  // Enter in the path field loads too.
+  focus_text(ImHashStr("##path", 0, window->ID));
+  out = press_enter();
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_TRUE(std::holds_alternative<cmd::Load>(out[0]));
+  EXPECT_EQ(std::get<cmd::Load>(out[0]).index, 2u);
+  EXPECT_EQ(std::get<cmd::Load>(out[0]).path, "my pattern.rle");
+  ImGui::ActivateItem(ImHashStr("###save", 0, window->ID));
+  out = frame();
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_TRUE(std::holds_alternative<cmd::Save>(out[0]));
+  EXPECT_EQ(std::get<cmd::Save>(out[0]).index, 2u);
+  EXPECT_EQ(std::get<cmd::Save>(out[0]).path, "");
+  ImGui::ActivateItem(ImHashStr("Screenshot##shot", 0, window->ID));
+  out = frame();
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_TRUE(std::holds_alternative<cmd::Screenshot>(out[0]));
+  EXPECT_EQ(std::get<cmd::Screenshot>(out[0]).path, "");
 }
 
 TEST_F(PanelTest, CrossCheckFollowsTheEngineOrigins) {
