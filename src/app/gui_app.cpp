@@ -678,11 +678,12 @@ void App::frame(bool step, const std::optional<std::string>& capture) {
 
   update_area();
   const std::vector<render::Placement> placements = scene_->placements();
-  draw_labels(placements);
 
   if (step && !scene_->paused()) engine_->step(scene_->settings().generations_per_frame);
   syncs_total_ += static_cast<double>(engine_->host_syncs_in_last_step());
   engine_->request_summaries();
+  // After the step: the labels show the newest finished summaries (ImGui draws them later).
+  draw_labels(placements);
   renderer_->update(*engine_, placements, scene_->grid(), palette_);
 
   int fw = 0, fh = 0;

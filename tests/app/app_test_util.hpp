@@ -1,0 +1,97 @@
+// app_test_util.hpp — helpers for the app tests: a scratch directory, running the lifestreams
+// binary through the shell, reading PNG screenshots.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <stb_image.h>
+#include <sys/wait.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ls::test {
+
+/// The lifestreams binary: $LS_APP, else the one built with these tests.
+inline std::string app_binary() {
+  if (const char* p = std::getenv("LS_APP"); p && *p) return p;
+  return LS_APP_BINARY;
+}
+
+/// The source tree (for assets/ and tests/app/): $LS_SOURCE_DIR, else the one built from.
+inline std::string source_dir() {
+  if (const char* p = std::getenv("LS_SOURCE_DIR"); p && *p) return p;
+  return LS_SOURCE_DIR;
+}
+
+/// A fresh directory under the system's temp directory, removed at the end.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::string templ = (std::filesystem::temp_directory_path() / "lifestreams-app-XXXXXX").string();
+    if (!mkdtemp(templ.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = templ;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    if (!std::getenv("LS_KEEP_TEST_DIRS")) std::filesystem::remove_all(path_, ec);
+  }
+  const std::filesystem::path& path() const { return path_; }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  void write(const std::string& name, const std::string& text) const { std::ofstream(file(name)) << text; }
+  std::string read(const std::string& name) const {
+    std::ifstream f(file(name));
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// Runs `command` with /bin/sh in `dir`; stdout+stderr go to dir/out.txt. Returns the exit status
+/// (or 128 + signal).
+inline int shell(const ScratchDir& dir, const std::string& command) {
+  const std::string full = "cd '" + dir.path().string() + "' && ( " + command + " ) >out.txt 2>&1";
+  const int rc = std::system(full.c_str());
+  if (rc == -1) return -1;
+  if (WIFEXITED(rc)) return WEXITSTATUS(rc);
+  if (WIFSIGNALED(rc)) return 128 + WTERMSIG(rc);
+  return -1;
+}
+
+inline bool have_program(const std::string& name) {
+  return std::system(("command -v " + name + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+struct Png {
+  int width = 0;
+  int height = 0;
+  std::vector<std::uint8_t> rgb;
+  bool ok() const { return width > 0; }
+  /// 0xBBGGRR of pixel (x, y), the same packing as render::Palette without alpha.
+  std::uint32_t at(int x, int y) const {
+    const std::size_t i = (static_cast<std::size_t>(y) * width + x) * 3;
+    return rgb[i] | (rgb[i + 1] << 8) | (rgb[i + 2] << 16);
+  }
+};
+
+inline Png load_png(const std::string& path) {
+  Png png;
+  int channels = 0;
+  unsigned char* data = stbi_load(path.c_str(), &png.width, &png.height, &channels, 3);
+  if (!data) {
+    png.width = png.height = 0;
+    return png;
+  }
+  png.rgb.assign(data, data + static_cast<std::size_t>(png.width) * png.height * 3);
+  stbi_image_free(data);
+  return png;
+}
+
+}  // namespace ls::test

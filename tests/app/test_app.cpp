@@ -1,0 +1,253 @@
+// test_app.cpp — the whole app from the outside: a script drives it headless (Mesa EGL, no X),
+// in a window under Xvfb, and headless on CUDA when there is a device; its screenshots are checked
+// pixel by pixel; real key presses (xdotool) change it; bad input gives the documented exit
+// status and one line naming the problem.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "app_test_util.hpp"
+#include "render/tile_pixels.hpp"
+#include "render/view.hpp"
+
+namespace ls::test {
+namespace {
+
+constexpr int kW = 960;
+constexpr int kH = 540;
+
+std::uint32_t rgb(std::uint32_t packed) { return packed & 0xffffffu; }
+
+const render::Palette kPalette;
+
+// Every tile of `count` is drawn where the layout puts it: the middle row of each tile has no
+// background pixel, and the gaps around it do. Returns the layout.
+std::vector<render::Rect> expect_tiles(const Png& png, std::size_t count, int cells) {
+  const auto rects = render::layout_tiles(render::Rect{0, 0, png.width, png.height}, count, cells, cells);
+  EXPECT_EQ(rects.size(), count);
+  const std::uint32_t bg = rgb(kPalette.background);
+  for (std::size_t i = 0; i < rects.size(); ++i) {
+    const render::Rect& r = rects[i];
+    const int mid = r.y + r.h / 2;
+    int background_inside = 0;
+    for (int x = r.x; x < r.x + r.w; ++x) background_inside += png.at(x, mid) == bg;
+    EXPECT_EQ(background_inside, 0) << "tile " << i << " is missing or misplaced";
+    EXPECT_EQ(png.at(r.x - 2, mid), bg) << "left of tile " << i;
+    EXPECT_EQ(png.at(r.x + r.w + 1, mid), bg) << "right of tile " << i;
+    EXPECT_EQ(png.at(r.x + r.w / 2, r.y + r.h + 1), bg) << "below tile " << i;
+  }
+  return rects;
+}
+
+// The glider's live cells at `generation` 0 or 4 (placed centred in 256x256: box at 126,126).
+std::vector<std::pair<int, int>> glider_cells(int shift) {
+  std::vector<std::pair<int, int>> c = {{127, 126}, {128, 127}, {126, 128}, {127, 128}, {128, 128}};
+  for (auto& [x, y] : c) {
+    x += shift;
+    y += shift;
+  }
+  return c;
+}
+
+// Tile 1 of 2 shows the glider at 8 pixels per cell around the lattice centre: live colour at the
+// centre of each of its cells, dead colour at the centre of every other cell of the 7x7 around it.
+void expect_glider(const Png& png, int shift) {
+  const auto rects = expect_tiles(png, 2, 256);
+  ASSERT_EQ(rects.size(), 2u);
+  render::View view;
+  render::set_zoom(view, rects[1], 256, 256, 8);
+  const render::Placement p = render::place(view, rects[1], 256, 256);
+  ASSERT_DOUBLE_EQ(p.pixels_per_cell, 8);
+  const auto live = glider_cells(shift);
+  for (int cy = 124 + shift; cy <= 130 + shift; ++cy) {
+    for (int cx = 124 + shift; cx <= 130 + shift; ++cx) {
+      const int px = p.quad.x + static_cast<int>(std::floor((cx + 0.5 - p.origin_x) * 8));
+      const int py = p.quad.y + static_cast<int>(std::floor((cy + 0.5 - p.origin_y) * 8));
+      const bool alive = std::find(live.begin(), live.end(), std::make_pair(cx, cy)) != live.end();
+      EXPECT_EQ(png.at(px, py), rgb(alive ? kPalette.live : kPalette.dead))
+          << "cell (" << cx << ", " << cy << ") at pixel (" << px << ", " << py << ") should be "
+          << (alive ? "live" : "dead");
+    }
+  }
+  // Grid lines: the first pixel column of a cell carries the grid colour at this zoom.
+  const auto [gx, gy] = live.front();
+  const double left = (gx - p.origin_x) * 8;
+  const int line_x = p.quad.x + static_cast<int>(std::ceil(left - 1e-9));
+  const int mid_y = p.quad.y + static_cast<int>(std::floor((gy + 0.5 - p.origin_y) * 8));
+  EXPECT_EQ(png.at(line_x, mid_y), rgb(kPalette.grid));
+}
+
+void run_scene_script(const std::string& launcher, const std::string& options) {
+  ScratchDir dir;
+  std::filesystem::copy_file(source_dir() + "/assets/patterns/glider.rle", dir.file("glider.rle"));
+  std::filesystem::copy_file(source_dir() + "/tests/app/scene_test.script", dir.file("scene.script"));
+  const std::string command = launcher + " '" + app_binary() + "' " + options + " --size " +
+                              std::to_string(kW) + "x" + std::to_string(kH) + " --script scene.script";
+  ASSERT_EQ(shell(dir, command), 0) << dir.read("out.txt");
+
+  const Png four = load_png(dir.file("four.png"));
+  ASSERT_TRUE(four.ok());
+  EXPECT_EQ(four.width, kW);
+  EXPECT_EQ(four.height, kH);
+  expect_tiles(four, 4, 256);
+
+  const Png seven = load_png(dir.file("seven.png"));
+  ASSERT_TRUE(seven.ok());
+  expect_tiles(seven, 7, 256);
+  // Nothing where an eighth tile would go.
+  const auto eight = render::layout_tiles(render::Rect{0, 0, kW, kH}, 8, 256, 256);
+  EXPECT_EQ(seven.at(eight[7].x + eight[7].w / 2, eight[7].y + eight[7].h / 2), rgb(kPalette.background));
+
+  const Png g0 = load_png(dir.file("glider0.png"));
+  ASSERT_TRUE(g0.ok());
+  expect_glider(g0, 0);
+  const Png g4 = load_png(dir.file("glider4.png"));
+  ASSERT_TRUE(g4.ok());
+  expect_glider(g4, 1);  // a glider moves (1, 1) every 4 generations
+}
+
+TEST(App, ScriptHeadlessMesaEgl) {
+  run_scene_script("env -u DISPLAY -u WAYLAND_DISPLAY", "--headless --backend cpu");
+}
+
+TEST(App, ScriptInAWindowUnderXvfb) {
+  ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
+  run_scene_script("XDG_CONFIG_HOME=\"$PWD/config\" xvfb-run -a -s '-screen 0 1280x800x24'",
+                   "--backend cpu --vsync off");
+}
+
+TEST(App, ScriptHeadlessCuda) {
+  ScratchDir probe;
+  if (shell(probe, "'" + app_binary() + "' run --backend cuda --width 32 --height 32 --generations 0") != 0)
+    GTEST_SKIP() << "no usable CUDA device: " << probe.read("out.txt");
+  run_scene_script("", "--headless --backend cuda");
+}
+
+// Real key presses: Space pauses, = adds an instance, N steps one generation, Esc quits.
+TEST(App, KeysPauseAddAndStep) {
+  ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
+  ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
+  ScratchDir dir;
+  const std::string command = "XDG_CONFIG_HOME=\"$PWD/config\" xvfb-run -a -s '-screen 0 1280x800x24' sh '" +
+                              source_dir() + "/tests/app/keys.sh' '" + app_binary() + "' \"$PWD\"";
+  ASSERT_EQ(shell(dir, command), 0) << dir.read("out.txt") << dir.read("app.err");
+  const std::string report = dir.read("report.json");
+  std::vector<long long> generations;
+  const std::regex gen_re("\"generation\": ([0-9]+)");
+  for (auto it = std::sregex_iterator(report.begin(), report.end(), gen_re); it != std::sregex_iterator();
+       ++it)
+    generations.push_back(std::stoll((*it)[1]));
+  ASSERT_EQ(generations.size(), 5u) << "= adds a fifth instance\n" << report;
+  // The added instance started at 0 while paused, so only N moved it: exactly one generation.
+  EXPECT_EQ(generations[4], 1) << report;
+  // The first four ran before Space and stood still after it, apart from the same single step.
+  EXPECT_GT(generations[0], 1) << report;
+  for (int i = 1; i < 4; ++i) EXPECT_EQ(generations[i], generations[0]) << report;
+}
+
+// Bad input anywhere: exit status 2 (1 for a failed expectation, 3 without a display) and one line
+// on stderr that names the problem.
+struct Failure {
+  const char* script;
+  const char* options;
+  int status;
+  const char* message;
+};
+
+TEST(App, BadInputExitsWithOneLineNamingIt) {
+  const Failure cases[] = {
+      {"pause\nvariant 0 turbo\n", "", 2, "line 2, column 11: unknown variant 'turbo'"},
+      {"pause\ninstances 2\nvariant 5 global\n", "", 2, "line 3: instance 5 does not exist"},
+      {"pause\nload 0 missing.rle\n", "", 2, "line 2: "},
+      {"pause\nexpect-hash 0 0x0000000000000001\n", "", 1,
+       "line 2: expect-hash 0: the hash at generation 0 is"},
+      {"pause\nscreenshot .\n", "", 2, "line 2: screenshot .: is a directory"},
+      {nullptr, "--instances 0", 2, "--instances 0: expected 1..64"},
+      {nullptr, "--size 12", 2, "--size 12: expected WxH"},
+      {nullptr, "--vsync maybe", 2, "--vsync maybe: expected on or off"},
+      {nullptr, "--rule B9/S", 2, "--rule B9/S"},
+      {nullptr, "--width 100", 2, "100"},
+      {nullptr, "--backend quantum", 2, "quantum"},
+      {nullptr, "--no-such-option", 2, "--no-such-option"},
+  };
+  for (const Failure& f : cases) {
+    ScratchDir dir;
+    std::string options = std::string("--headless ") + f.options;
+    if (f.script) {
+      dir.write("bad.script", f.script);
+      options += " --backend cpu --width 64 --height 64 --instances 1 --script bad.script";
+    }
+    EXPECT_EQ(shell(dir, "env -u DISPLAY '" + app_binary() + "' " + options), f.status)
+        << options << "\n"
+        << dir.read("out.txt");
+    const std::string out = dir.read("out.txt");
+    EXPECT_NE(out.find(f.message), std::string::npos) << "expected '" << f.message << "' in: " << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  }
+}
+
+TEST(App, WithoutADisplaySaysSoAndSuggestsHeadless) {
+  ScratchDir dir;
+  EXPECT_EQ(shell(dir, "env -u DISPLAY -u WAYLAND_DISPLAY '" + app_binary() + "' --backend cpu"), 3);
+  const std::string out = dir.read("out.txt");
+  EXPECT_NE(out.find("no display"), std::string::npos) << out;
+  EXPECT_NE(out.find("--headless"), std::string::npos) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+}
+
+TEST(App, ReportHasEveryFieldAndTheFinalState) {
+  ScratchDir dir;
+  ASSERT_EQ(shell(dir, "env -u DISPLAY '" + app_binary() +
+                           "' --headless --backend cpu --width 256 --height 256 --instances 3 --frames 8 "
+                           "--size 640x360 --report r.json --screenshot last.png"),
+            0)
+      << dir.read("out.txt");
+  const std::string r = dir.read("r.json");
+  for (const char* field : {"\"device\"",
+                            "\"backend\": \"cpu\"",
+                            "\"frames\": 8",
+                            "\"fps\"",
+                            "\"frame_ms\"",
+                            "\"p50\"",
+                            "\"p95\"",
+                            "\"p99\"",
+                            "\"gpu_span_ms\"",
+                            "\"busy_ms\"",
+                            "\"concurrency\"",
+                            "\"host_syncs_per_frame\": 0",
+                            "\"instances\"",
+                            "\"index\": 2",
+                            "\"variant\": \"iterate\"",
+                            "\"rule\": \"B3/S23\"",
+                            "\"width\": 256",
+                            "\"height\": 256",
+                            "\"population\"",
+                            "\"step_ms\"",
+                            "\"display_ms\"",
+                            "\"cups\"",
+                            "\"last\"",
+                            "\"mean\"",
+                            "\"std\"",
+                            "\"min\"",
+                            "\"max\""})
+    EXPECT_NE(r.find(field), std::string::npos) << field << " missing in\n" << r;
+  // 8 frames at one generation per frame from the standard soup:
+  ScratchDir ref;
+  ASSERT_EQ(shell(ref, "'" + app_binary() + "' run --backend cpu --width 256 --height 256 --generations 8"),
+            0);
+  const std::string run_out = ref.read("out.txt");
+  const auto h = run_out.rfind("hash=");
+  ASSERT_NE(h, std::string::npos);
+  EXPECT_NE(r.find("\"generation\": 8, \"population\""), std::string::npos) << r;
+  EXPECT_NE(r.find("\"hash\": \"" + run_out.substr(h + 5, 18) + "\""), std::string::npos) << r << run_out;
+  const Png last = load_png(dir.file("last.png"));
+  EXPECT_EQ(last.width, 640);
+  EXPECT_EQ(last.height, 360);
+}
+
+}  // namespace
+}  // namespace ls::test

@@ -1,0 +1,125 @@
+// test_scene.cpp — the command executor on the CPU engine: instances that stay keep their state,
+// failing commands leave the scene exactly as it was, saves load back to the same hash and
+// numbered saves never overwrite.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "app/scene.hpp"
+#include "app_test_util.hpp"
+#include "core/cpu_engine.hpp"
+#include "core/error.hpp"
+
+namespace ls::app {
+namespace {
+
+struct Snapshot {
+  std::vector<std::uint64_t> hashes;
+  std::vector<Variant> variants;
+  friend bool operator==(const Snapshot&, const Snapshot&) = default;
+};
+
+Snapshot snapshot(Engine& e) {
+  Snapshot s;
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    s.hashes.push_back(e.summarize(i).hash);
+    s.variants.push_back(e.status(i).variant);
+  }
+  return s;
+}
+
+Command line(const std::string& text) { return parse_command(text).value(); }
+
+class SceneTest : public ::testing::Test {
+ protected:
+  SceneTest() : engine(2), scene(engine, settings()) {
+    scene.populate(3, "");
+    scene.execute(line("step 5"));
+  }
+  static SceneSettings settings() {
+    SceneSettings s;
+    s.width = 128;
+    s.height = 64;
+    return s;
+  }
+  CpuEngine engine;
+  Scene scene;
+};
+
+TEST_F(SceneTest, InstancesGetTheDefaultVariantCycle) {
+  scene.execute(line("instances 6"));
+  const Variant expected[] = {Variant::global,    Variant::shared, Variant::iterate,
+                              Variant::bitpacked, Variant::global, Variant::shared};
+  for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(engine.status(i).variant, expected[i]) << i;
+}
+
+TEST_F(SceneTest, InstancesThatStayKeepTheirState) {
+  const Snapshot before = snapshot(engine);
+  scene.execute(line("instances 9"));
+  scene.execute(line("instances 2"));
+  scene.execute(line("instances 3"));
+  const Snapshot after = snapshot(engine);
+  EXPECT_EQ(after.hashes[0], before.hashes[0]);
+  EXPECT_EQ(after.hashes[1], before.hashes[1]);
+  EXPECT_EQ(engine.status(2).generation, 0u);  // a fresh instance
+}
+
+TEST_F(SceneTest, FailingCommandsLeaveTheSceneAsItWas) {
+  test::ScratchDir dir;
+  dir.write("binary.rle", std::string("\x01\x02\x00\xff", 4));
+  const Snapshot before = snapshot(engine);
+  const std::string bad[] = {"variant 7 naive",
+                             "load 0 " + dir.file("missing.rle"),
+                             "load 1 " + dir.path().string(),
+                             "load 2 " + dir.file("binary.rle"),
+                             "set 0 128 0 1",
+                             "expect-hash 9 0x1",
+                             "zoom 3 2",
+                             "reset 3"};
+  for (const std::string& b : bad) {
+    EXPECT_THROW(scene.execute(line(b)), InputError) << b;
+    EXPECT_EQ(snapshot(engine), before) << b;
+  }
+  EXPECT_THROW(scene.execute(line("expect-hash 0 0x1")), ExpectationFailed);
+}
+
+TEST_F(SceneTest, VariantChangesKeepTheHash) {
+  const Snapshot before = snapshot(engine);
+  scene.execute(line("variant all naive"));
+  scene.execute(line("variant 1 bitpacked"));
+  const Snapshot after = snapshot(engine);
+  EXPECT_EQ(after.hashes, before.hashes);
+  EXPECT_EQ(after.variants[1], Variant::bitpacked);
+  EXPECT_EQ(after.variants[0], Variant::naive);
+}
+
+TEST_F(SceneTest, SavedInstanceLoadsBackToTheSameHashAndNumberedSavesNeverOverwrite) {
+  test::ScratchDir dir;
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir.path());
+  scene.execute(line("set 1 3 4 1"));
+  const std::uint64_t hash = engine.summarize(1).hash;
+  const Effects a = scene.execute(line("save 1"));
+  const Effects b = scene.execute(line("save 1"));
+  EXPECT_TRUE(std::filesystem::exists("lifestreams-0001.rle"));
+  EXPECT_TRUE(std::filesystem::exists("lifestreams-0002.rle"));
+  EXPECT_NE(a.message, b.message);
+  scene.execute(line("load 2 lifestreams-0001.rle"));
+  std::filesystem::current_path(cwd);
+  // Same size (the saved box fits), so the same cells give the same hash.
+  EXPECT_EQ(engine.status(2).width, 128);
+  EXPECT_EQ(engine.summarize(2).hash, hash);
+}
+
+TEST_F(SceneTest, SizeResetsEveryInstanceToANewSoupOfThatSize) {
+  scene.execute(line("size 64 32"));
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    EXPECT_EQ(engine.status(i).width, 64);
+    EXPECT_EQ(engine.status(i).height, 32);
+    EXPECT_EQ(engine.status(i).generation, 0u);
+  }
+  scene.execute(line("expect-agree"));
+}
+
+}  // namespace
+}  // namespace ls::app

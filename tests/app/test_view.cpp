@@ -1,0 +1,128 @@
+// test_view.cpp — tile layout and view math: tiles keep cells square and fill the window well;
+// zoom keeps the point under the cursor; the host tile renderer draws cells where they are.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/lattice.hpp"
+#include "render/tile_pixels.hpp"
+#include "render/view.hpp"
+
+namespace ls::render {
+namespace {
+
+bool overlap(const Rect& a, const Rect& b) {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+TEST(Layout, TilesAreDisjointInsideTheAreaAndKeepTheLatticeAspect) {
+  const Rect area{420, 0, 1180, 900};
+  for (std::size_t n = 1; n <= 64; ++n) {
+    const auto rects = layout_tiles(area, n, 2048, 1024);
+    ASSERT_EQ(rects.size(), n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Rect& r = rects[i];
+      EXPECT_GE(r.x, area.x);
+      EXPECT_GE(r.y, area.y);
+      EXPECT_LE(r.x + r.w, area.x + area.w);
+      EXPECT_LE(r.y + r.h, area.y + area.h);
+      EXPECT_NEAR(static_cast<double>(r.w) / r.h, 2.0, 2.0 / r.h + 1e-9) << n;  // square cells
+      for (std::size_t j = 0; j < i; ++j) EXPECT_FALSE(overlap(r, rects[j])) << n << ": " << i << " " << j;
+    }
+  }
+}
+
+TEST(Layout, FourSquareTilesInAWideWindowUseTheBestGrid) {
+  // 960x540 holds 4 square tiles best as 2x2 (261 px), not 4x1 (232 px).
+  const auto rects = layout_tiles(Rect{0, 0, 960, 540}, 4, 256, 256);
+  ASSERT_EQ(rects.size(), 4u);
+  EXPECT_EQ(rects[0].w, 261);
+  EXPECT_EQ(rects[0].y, rects[1].y);
+  EXPECT_GT(rects[2].y, rects[0].y);
+  EXPECT_EQ(rects[2].x, rects[0].x);
+}
+
+TEST(View, FitShowsTheWholeLatticeCentred) {
+  const Rect tile{100, 50, 400, 300};
+  const Placement p = place(View{}, tile, 512, 256);
+  EXPECT_DOUBLE_EQ(p.pixels_per_cell, 400.0 / 512);
+  EXPECT_EQ(p.quad.w, 400);
+  EXPECT_EQ(p.quad.h, 200);
+  EXPECT_EQ(p.quad.y, 50 + 50);
+  EXPECT_DOUBLE_EQ(p.origin_x, 0);
+  EXPECT_DOUBLE_EQ(p.origin_y, 0);
+}
+
+TEST(View, ZoomAtKeepsTheCellUnderTheCursor) {
+  const Rect tile{0, 0, 500, 500};
+  View v;
+  const double px = 123, py = 321;
+  double before_x = 0, before_y = 0, after_x = 0, after_y = 0;
+  set_zoom(v, tile, 1024, 1024, 2);
+  screen_to_cell(place(v, tile, 1024, 1024), px, py, before_x, before_y);
+  zoom_at(v, tile, 1024, 1024, 3.0, px, py);
+  const Placement p = place(v, tile, 1024, 1024);
+  EXPECT_DOUBLE_EQ(p.pixels_per_cell, 6);
+  screen_to_cell(p, px, py, after_x, after_y);
+  EXPECT_NEAR(after_x, before_x, 1e-9);
+  EXPECT_NEAR(after_y, before_y, 1e-9);
+}
+
+TEST(View, ZoomingOutPastTheWholeLatticeSnapsToFit) {
+  const Rect tile{0, 0, 256, 256};
+  View v;
+  set_zoom(v, tile, 1024, 1024, 4);
+  EXPECT_FALSE(v.fit);
+  zoom_at(v, tile, 1024, 1024, 1.0 / 64, 10, 10);
+  EXPECT_TRUE(v.fit);
+}
+
+TEST(View, PanMovesByCellsAndWrapsOnTheTorus) {
+  const Rect tile{0, 0, 200, 200};
+  View v;
+  set_zoom(v, tile, 64, 64, 10);
+  pan_cells(v, tile, 64, 64, 40, -40);
+  EXPECT_DOUBLE_EQ(v.centre_x, 8);      // 32 + 40 wraps to 8
+  EXPECT_DOUBLE_EQ(v.centre_y, 56);     // 32 - 40 wraps to 56
+  pan_pixels(v, tile, 64, 64, -20, 0);  // dragging left by 2 cells moves the view right
+  EXPECT_DOUBLE_EQ(v.centre_x, 10);
+}
+
+TEST(TilePixels, ZoomedInCellsAreCrispWithGridLinesOnTheirFirstPixel) {
+  Lattice l(32, 32);
+  l.set(3, 2, true);
+  const Palette pal;
+  Sampling s;
+  s.cells_per_pixel = 1.0 / 8;  // 8 pixels per cell
+  s.grid_lines = true;
+  std::vector<std::uint32_t> px;
+  render_tile_host(l, 64, 64, s, pal, px);
+  auto at = [&](int x, int y) { return px[static_cast<std::size_t>(y) * 64 + x]; };
+  EXPECT_EQ(at(3 * 8 + 4, 2 * 8 + 4), pal.live);
+  EXPECT_EQ(at(3 * 8 + 7, 2 * 8 + 7), pal.live);
+  EXPECT_EQ(at(3 * 8, 2 * 8 + 4), pal.grid);
+  EXPECT_EQ(at(4 * 8 + 4, 2 * 8 + 4), pal.dead);
+  EXPECT_EQ(at(2 * 8 + 4, 2 * 8 + 4), pal.dead);
+}
+
+TEST(TilePixels, ZoomedOutAPixelShadesByTheFractionOfLiveCells) {
+  Lattice l(32, 32);
+  // Pixel (0, 0) covers cells 0..3 x 0..3 at 4 cells per pixel: 8 of 16 live.
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 2; ++x) l.set(x, y, true);
+  for (int y = 0; y < 4; ++y)
+    for (int x = 4; x < 8; ++x) l.set(x, y, true);  // pixel (1, 0): all live
+  Palette pal;
+  pal.dead = 0xff000000u;
+  pal.live = 0xffc8c8c8u;  // 200
+  Sampling s;
+  s.cells_per_pixel = 4;
+  std::vector<std::uint32_t> px;
+  render_tile_host(l, 8, 8, s, pal, px);
+  EXPECT_EQ(px[0], 0xff646464u);  // half of 200
+  EXPECT_EQ(px[1], pal.live);
+  EXPECT_EQ(px[2], pal.dead);
+}
+
+}  // namespace
+}  // namespace ls::render
