@@ -88,6 +88,14 @@ __device__ __forceinline__ void byte_step16(const std::uint32_t (&u)[6], const s
   }
 }
 
+/// lop3.b32 with the truth table kLut over (a, b, c) = (0xf0, 0xcc, 0xaa).
+template <int kLut>
+__device__ __forceinline__ std::uint32_t lop3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+  std::uint32_t d;
+  asm("lop3.b32 %0, %1, %2, %3, %4;" : "=r"(d) : "r"(a), "r"(b), "r"(c), "n"(kLut));
+  return d;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bit cells, 32 per word (bit i = cell x0 + i): bit-sliced counts.
 
@@ -123,10 +131,11 @@ __device__ __forceinline__ std::uint32_t bit_rule(std::uint32_t sa, std::uint32_
   const std::uint32_t u = ca ^ cb ^ cc;
   const std::uint32_t v = (ca & cb) | (ca & cc) | (cb & cc);
   if constexpr (kLife) {
-    // T == 3, or T == 4 and alive.
-    const std::uint32_t three = ~v & (k ^ u);                 // with t0: k + u + 2v == 1
-    const std::uint32_t two = (v & ~(k | u)) | (~v & k & u);  // k + u + 2v == 2
-    return (t0 & three) | (~t0 & alive & two);
+    // T == 3, or T == 4 and alive, in four LOP3s (the compiler's own choice took six).
+    const std::uint32_t three = lop3<0x06>(v, k, u);              // ~v & (k ^ u): with t0, T == 3
+    const std::uint32_t two = lop3<0x18>(v, k, u);                // k + u + 2v == 2: without t0, T == 4
+    const std::uint32_t four_alive = lop3<0x08>(t0, alive, two);  // ~t0 & alive & two
+    return lop3<0xf8>(four_alive, t0, three);                     // four_alive | (t0 & three)
   } else {
     const std::uint32_t w0 = k ^ u;
     const std::uint32_t w1 = v ^ (k & u);

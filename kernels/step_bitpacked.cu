@@ -13,8 +13,12 @@
 // the top and bottom) is exact; only that is written.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "cuda_check.hpp"
 #include "life_device.cuh"
@@ -34,7 +38,7 @@ __device__ __forceinline__ void hsum_lanes(std::uint32_t w, std::uint32_t& s, st
 }
 
 template <bool kLife, int kRowsPerWarp, int kWarps>
-__global__ void __launch_bounds__(32 * kWarps)
+__global__ void __launch_bounds__(32 * kWarps, kWarps >= 16 ? 2 : 32 / kWarps)
     life_step_bits(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out, int words_per_row,
                    int height, BitRule rule, int k, int halo_words) {
   constexpr int kTileRows = kRowsPerWarp * kWarps;
@@ -88,16 +92,92 @@ __global__ void __launch_bounds__(32 * kWarps)
   }
 }
 
-template <bool kLife, int kRowsPerWarp, int kWarps>
+// Block shapes the launcher chooses from (rows per warp, warps): taller tiles waste fewer rows
+// on the k-row halos, smaller ones fill the last wave of blocks better.
+struct Shape {
+  int rows_per_warp, warps;
+};
+constexpr Shape kShapes[] = {{16, 4}, {32, 4}, {32, 8}, {32, 12}, {32, 16}, {16, 16}};
+constexpr int kShapeCount = static_cast<int>(sizeof(kShapes) / sizeof(kShapes[0]));
+
+template <bool kLife, int kShape>
+constexpr auto kernel_for() {
+  return life_step_bits<kLife, kShapes[kShape].rows_per_warp, kShapes[kShape].warps>;
+}
+
+template <bool kLife, std::size_t... I>
+constexpr auto kernel_table(std::index_sequence<I...>) {
+  using Kernel = void (*)(const std::uint32_t*, std::uint32_t*, int, int, BitRule, int, int);
+  return std::array<Kernel, sizeof...(I)>{kernel_for<kLife, static_cast<int>(I)>()...};
+}
+
+struct LaunchPlan {
+  int shape;
+  dim3 grid;
+};
+
+/// Blocks each shape keeps resident per multiprocessor, and the multiprocessor count (read once).
+struct Occupancy {
+  int sms = 0;
+  int blocks[kShapeCount] = {};
+};
+
+const Occupancy& occupancy() {
+  static const Occupancy occ = [] {
+    Occupancy o;
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&o.sms, cudaDevAttrMultiProcessorCount, device));
+    const auto table = kernel_table<true>(std::make_index_sequence<kShapeCount>());
+    for (int i = 0; i < kShapeCount; ++i) {
+      CUDA_CHECK(
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&o.blocks[i], table[i], 32 * kShapes[i].warps, 0));
+      if (o.blocks[i] < 1) o.blocks[i] = 1;
+    }
+    return o;
+  }();
+  return occ;
+}
+
+/// Picks the shape with the least modelled time. Per multiprocessor, time ~ (blocks it runs, a
+/// whole number) x tile rows, divided by how busy its resident warps keep it (fewer than ~24
+/// warps leave the logic units idle). Tall tiles waste fewer rows on halos; small ones spread a
+/// small lattice over more multiprocessors. (Checked against every shape on an H200, NOTES.md.)
+/// `forced` >= 0 restricts the choice to that shape (LS_BITPACKED_SHAPE, for tuning only).
+LaunchPlan plan(int width, int height, int k, int halo_words, int forced) {
+  const Occupancy& occ = occupancy();
+  const int words_per_row = width / 32;
+  const int out_words = 32 - 2 * halo_words;
+  const long long strips = words_per_row >= out_words ? (words_per_row + out_words - 1) / out_words : 1;
+  LaunchPlan best{-1, dim3()};
+  double best_cost = 0;
+  for (int i = 0; i < kShapeCount; ++i) {
+    const int tile_rows = kShapes[i].rows_per_warp * kShapes[i].warps;
+    const int out_rows = tile_rows - 2 * k;
+    if (out_rows < 16 || (forced >= 0 && i != forced)) continue;  // every k <= 64 fits {32, 16}
+    const long long bands = height >= out_rows ? (height + out_rows - 1) / out_rows : 1;
+    const long long per_sm = (strips * bands + occ.sms - 1) / occ.sms;
+    const double warps = static_cast<double>(std::min<long long>(per_sm, occ.blocks[i]) * kShapes[i].warps);
+    const double cost = static_cast<double>(per_sm * tile_rows) / std::min(1.0, warps / 24.0);
+    if (best.shape < 0 || cost < best_cost ||
+        (cost == best_cost && tile_rows > kShapes[best.shape].rows_per_warp * kShapes[best.shape].warps)) {
+      best = {i, dim3(static_cast<unsigned>(strips), static_cast<unsigned>(bands))};
+      best_cost = cost;
+    }
+  }
+  return best.shape >= 0 || forced < 0 ? best : plan(width, height, k, halo_words, -1);
+}
+
+template <bool kLife>
 void launch_bits(const std::uint32_t* in, std::uint32_t* out, int width, int height, BitRule rule, int k,
                  cudaStream_t stream) {
-  const int words_per_row = width / 32;
+  static constexpr auto table = kernel_table<kLife>(std::make_index_sequence<kShapeCount>());
   const int halo_words = k > 32 ? 2 : 1;  // a word of halo holds 32 generations of garbage
-  const int out_words = 32 - 2 * halo_words, out_rows = kRowsPerWarp * kWarps - 2 * k;
-  const dim3 grid(words_per_row >= out_words ? (words_per_row + out_words - 1) / out_words : 1,
-                  height >= out_rows ? (height + out_rows - 1) / out_rows : 1);
-  life_step_bits<kLife, kRowsPerWarp, kWarps>
-      <<<grid, 32 * kWarps, 0, stream>>>(in, out, words_per_row, height, rule, k, halo_words);
+  static const int forced =
+      std::getenv("LS_BITPACKED_SHAPE") ? std::atoi(std::getenv("LS_BITPACKED_SHAPE")) : -1;
+  const LaunchPlan p = plan(width, height, k, halo_words, forced);
+  table[p.shape]<<<p.grid, 32 * kShapes[p.shape].warps, 0, stream>>>(in, out, width / 32, height, rule, k,
+                                                                     halo_words);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -107,9 +187,9 @@ void launch_step_bitpacked(const std::uint32_t* in, std::uint32_t* out, int widt
                            int k, cudaStream_t stream) {
   if (k < 1 || k > 64) throw InputError("generations per launch must be 1..64, got " + std::to_string(k));
   if (detail::is_life(rule))
-    launch_bits<true, 16, 16>(in, out, width, height, detail::make_bit_rule(rule), k, stream);
+    launch_bits<true>(in, out, width, height, detail::make_bit_rule(rule), k, stream);
   else
-    launch_bits<false, 16, 16>(in, out, width, height, detail::make_bit_rule(rule), k, stream);
+    launch_bits<false>(in, out, width, height, detail::make_bit_rule(rule), k, stream);
 }
 
 }  // namespace ls::kernels
