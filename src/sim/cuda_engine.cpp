@@ -380,7 +380,8 @@ struct CudaEngine::Impl {
       for (const auto& inst : instances) {
         const TimingSlot& slot = inst->timing[f % kTimingRing];
         if (slot.frame != f) continue;
-        if (!event_done(slot.step_start.get()) || !event_done(slot.step_end.get())) return;
+        // Start and end were recorded on one stream: the end finishing implies the start did.
+        if (!event_done(slot.step_end.get())) return;
         if (slot.display_begun && slot.display_ended &&
             (!event_done(slot.display_start.get()) || !event_done(slot.display_end.get())))
           return;
