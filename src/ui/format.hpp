@@ -11,7 +11,7 @@ namespace ls::ui {
 const char* format_si(double value, char* out, std::size_t size);
 
 /// Writes a duration in milliseconds with about three significant digits ("0.0123", "1.23",
-/// "12.3", "123", "1234"). Returns `out`.
+/// "12.3", "123", "1234"; 5 decimals below 0.001 ms: "0.00042"). Returns `out`.
 const char* format_ms(double ms, char* out, std::size_t size);
 
 }  // namespace ls::ui

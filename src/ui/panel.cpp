@@ -83,6 +83,32 @@ const char* format_count(std::uint64_t v, char* out, std::size_t size) {
   return format_si(static_cast<double>(v), out, size);
 }
 
+/// Width of `text` in the current font: ASCII by glyph advances (cheap), anything else measured.
+float ascii_width(const char* text) {
+  const ImFont* font = ImGui::GetFont();
+  float w = 0;
+  for (const char* c = text; *c != '\0'; ++c) {
+    if (static_cast<unsigned char>(*c) >= 0x80) return ImGui::CalcTextSize(text).x;
+    w += font->GetCharAdvance(static_cast<ImWchar>(*c));
+  }
+  return w * ImGui::GetFontSize() / font->FontSize;
+}
+
+/// A small non-negative integer as text, without printf.
+const char* format_index(int v, char* out, std::size_t size) {
+  char digits[12];
+  int n = 0;
+  unsigned u = v < 0 ? 0u : static_cast<unsigned>(v);
+  do {
+    digits[n++] = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u != 0 && n < 11);
+  std::size_t pos = 0;
+  while (n > 0 && pos + 1 < size) out[pos++] = digits[--n];
+  out[pos] = '\0';
+  return out;
+}
+
 /// Right-aligns the next text in the current table cell.
 void text_right(const char* text) {
   const float w = ImGui::CalcTextSize(text).x;
@@ -175,6 +201,13 @@ void Panel::draw(const PanelModel& model, std::vector<Command>& out) {
     for (std::size_t i = 0; i < n; ++i) statuses_.push_back(model.engine->status(i));
   }
   cross_check(statuses_, checks_);
+  // An engine's backend and device do not change; reading them may be slow (the CPU engine reads
+  // /proc/cpuinfo), so once per engine.
+  if (model.engine != named_engine_) {
+    named_engine_ = model.engine;
+    backend_ = named_engine_ != nullptr ? named_engine_->backend() : std::string();
+    device_ = named_engine_ != nullptr ? named_engine_->device_name() : std::string();
+  }
   if (!statuses_.empty()) {
     selected_instance_ = std::clamp(selected_instance_, 0, static_cast<int>(statuses_.size()) - 1);
   }
@@ -210,9 +243,7 @@ void Panel::draw_status(const PanelModel& model) {
   ImGui::SameLine();
   if (model.engine != nullptr) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour::dim);
-    const std::string backend = model.engine->backend();
-    const std::string device = model.engine->device_name();
-    ImGui::Text("%s \xC2\xB7 %s", backend.c_str(), device.c_str());
+    ImGui::Text("%s \xC2\xB7 %s", backend_.c_str(), device_.c_str());
     ImGui::PopStyleColor();
   }
   const char* help = "Help (F1)";
@@ -487,7 +518,8 @@ void Panel::draw_scene(const PanelModel& model, std::vector<Command>& out) {
 void Panel::draw_instances(const PanelModel& model, std::vector<Command>& out) {
   const int count = static_cast<int>(statuses_.size());
   ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg |
-                          ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_NoPadOuterX;
+                          ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_NoPadOuterX |
+                          ImGuiTableFlags_NoClip;
   if (count > kTableRowsShown) flags |= ImGuiTableFlags_ScrollY;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float row_h = ImGui::GetFrameHeight() + 2 * style.CellPadding.y;
@@ -618,16 +650,17 @@ void Panel::draw_timings(const PanelModel& model) {
   const ImGuiStyle& style = ImGui::GetStyle();
   constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg |
                                      ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
-                                     ImGuiTableFlags_NoPadOuterX;
+                                     ImGuiTableFlags_NoPadOuterX | ImGuiTableFlags_NoClip;
   const float row_h = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
   const int shown = std::min(count, kTableRowsShown);
   const ImVec2 outer(0, row_h * static_cast<float>(shown + 1) + 2);
   char num[32];
   if (count > 0 && ImGui::BeginTable("##timings", 9, kFlags, outer)) {
     ImGui::TableSetupScrollFreeze(0, 1);
+    // Fixed widths: the cells are drawn without items, so nothing auto-fits.
     const float num_w = ImGui::CalcTextSize("0.0000").x;
-    ImGui::TableSetupColumn("#");
-    ImGui::TableSetupColumn("variant");
+    ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("00").x);
+    ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("bitpacked").x);
     ImGui::TableSetupColumn("last", ImGuiTableColumnFlags_WidthFixed, num_w);
     ImGui::TableSetupColumn("mean", ImGuiTableColumnFlags_WidthFixed, num_w);
     ImGui::TableSetupColumn("std", ImGuiTableColumnFlags_WidthFixed, num_w);
@@ -654,39 +687,33 @@ void Panel::draw_timings(const PanelModel& model) {
       tooltip(kHeaderTips[c]);
     }
 
+    // The rows are the panel's hottest part (issue 6: the timings must cost nothing visible), so
+    // their cells are drawn straight into the draw list: no ImGui item, no printf.
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const char* none = "-";
+    auto cell = [&](const char* t, bool right, ImU32 col) {
+      ImGui::TableNextColumn();
+      ImVec2 p = ImGui::GetCursorScreenPos();
+      if (right) p.x += std::max(0.f, ImGui::GetContentRegionAvail().x - ascii_width(t));
+      dl->AddText(p, col, t);
+    };
     ImGuiListClipper clipper;
     clipper.Begin(count, row_h);
     while (clipper.Step()) {
       for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
         const InstanceStatus& s = statuses_[static_cast<std::size_t>(i)];
-        ImGui::TableNextRow();
+        ImGui::TableNextRow(ImGuiTableRowFlags_None, row_h);
         if (i == model.hovered_instance) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, colour::hover_row);
-        ImGui::TableNextColumn();
-        ImGui::Text("%d", i);
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(variant_label(s.variant));
+        cell(format_index(i, num, sizeof num), false, text);
+        cell(variant_label(s.variant), false, text);
+        const bool timed = s.step_ms.samples > 0;
         const double step[] = {s.step_ms.last, s.step_ms.mean, s.step_ms.std, s.step_ms.min, s.step_ms.max};
-        for (double v : step) {
-          ImGui::TableNextColumn();
-          if (s.step_ms.samples == 0) {
-            ImGui::TextDisabled("\xE2\x80\x94");
-          } else {
-            text_right(format_ms(v, num, sizeof num));
-          }
-        }
-        ImGui::TableNextColumn();
-        if (s.display_ms.samples == 0) {
-          ImGui::TextDisabled("\xE2\x80\x94");
-        } else {
-          text_right(format_ms(s.display_ms.mean, num, sizeof num));
-        }
-        ImGui::TableNextColumn();
-        if (s.cups > 0) {
-          text_right(format_si(s.cups, num, sizeof num));
-          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.3e cell updates/s", s.cups);
-        } else {
-          ImGui::TextDisabled("\xE2\x80\x94");
-        }
+        for (double v : step) cell(timed ? format_ms(v, num, sizeof num) : none, true, timed ? text : dim);
+        const bool shown = s.display_ms.samples > 0;
+        cell(shown ? format_ms(s.display_ms.mean, num, sizeof num) : none, true, shown ? text : dim);
+        cell(s.cups > 0 ? format_si(s.cups, num, sizeof num) : none, true, s.cups > 0 ? text : dim);
       }
     }
     ImGui::EndTable();
@@ -747,12 +774,8 @@ void Panel::draw_timings(const PanelModel& model) {
   label("cells/s", "Sum over instances of cell updates per second");
   ImGui::TextUnformatted(format_si(total_cups, a, sizeof a));
   label("backend", "The engine that runs the instances (the device is named at the top)");
-  const std::string backend = engine.backend();
-  ImGui::TextUnformatted(backend.c_str());
-  if (ImGui::IsItemHovered()) {
-    const std::string device = engine.device_name();
-    ImGui::SetTooltip("%s", device.c_str());
-  }
+  ImGui::TextUnformatted(backend_.c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", device_.c_str());
   ImGui::EndTable();
 }
 

@@ -106,6 +106,9 @@ class Panel {
   int size_edit_[2] = {0, 0};  // width, height being edited
   int size_seen_[2] = {0, 0};  // the model's size when size_edit_ was last synced
   std::string size_error_;
+  const Engine* named_engine_ = nullptr;  // the engine backend_ and device_ were read from
+  std::string backend_;
+  std::string device_;
 };
 
 }  // namespace ls::ui

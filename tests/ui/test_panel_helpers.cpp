@@ -10,6 +10,7 @@
 #include "ui/cross_check.hpp"
 #include "ui/format.hpp"
 #include "ui/help.hpp"
+#include "ui/pacer.hpp"
 #include "ui/timeline.hpp"
 #include "ui/validate.hpp"
 
@@ -34,6 +35,9 @@ TEST(Format, EngineeringNotationKeepsThreeSignificantDigits) {
   EXPECT_EQ(si(-2.5e9), "-2.50 G");
   // Rounding carries into the next prefix instead of printing "1000 k".
   EXPECT_EQ(si(999.7e3), "1.00 M");
+  EXPECT_EQ(si(3.14159e15), "3.14 P");
+  char small[4];  // a short buffer is cut, never overrun
+  EXPECT_STREQ(format_si(1.234e12, small, sizeof small), "1.2");
 }
 
 TEST(Format, MillisecondsKeepAboutThreeSignificantDigits) {
@@ -43,6 +47,10 @@ TEST(Format, MillisecondsKeepAboutThreeSignificantDigits) {
   EXPECT_EQ(ms(12.34), "12.3");
   EXPECT_EQ(ms(123.4), "123");
   EXPECT_EQ(ms(0), "0");
+  EXPECT_EQ(ms(0.00042), "0.00042");
+  EXPECT_EQ(ms(9.9996), "10.0");
+  EXPECT_EQ(ms(-1.5), "-1.50");
+  EXPECT_EQ(ms(0.0550), "0.0550");
 }
 
 InstanceStatus status(std::uint64_t origin, std::uint64_t generation, std::optional<StateSummary> summary) {
@@ -220,6 +228,31 @@ TEST(Help, ListsEveryKeyAndMouseActionOfTheApp) {
                              "wheel", "drag", "Double-click", "Ctrl + left-drag", "Ctrl + right-drag"}) {
     EXPECT_NE(all.find(needed), std::string::npos) << needed << " missing from\n" << all;
   }
+}
+
+}  // namespace
+}  // namespace ls::ui
+
+namespace ls::ui {
+namespace {
+
+TEST(UiPacer, RebuildsAtTheIntervalOnInputAndWhenForced) {
+  UiPacer pacer(0.1);
+  EXPECT_TRUE(pacer.due(5.00, false));   // first frame
+  EXPECT_FALSE(pacer.due(5.05, false));  // 50 ms later: draw the previous frame again
+  EXPECT_TRUE(pacer.due(5.06, true));    // input: at once
+  EXPECT_FALSE(pacer.due(5.10, false));
+  EXPECT_TRUE(pacer.due(5.16, false));  // 100 ms after the last rebuild
+  pacer.force();
+  EXPECT_TRUE(pacer.due(5.17, false));
+  EXPECT_FALSE(pacer.due(5.18, false));
+  EXPECT_TRUE(pacer.due(1.00, false));  // a clock that went back never stalls the UI
+  // At 1000 frames per second over one second, about 10 of 1000 frames rebuild.
+  UiPacer fast(0.1);
+  int rebuilt = 0;
+  for (int f = 0; f < 1000; ++f) rebuilt += fast.due(f * 0.001, false) ? 1 : 0;
+  EXPECT_GE(rebuilt, 10);
+  EXPECT_LE(rebuilt, 11);
 }
 
 }  // namespace
