@@ -128,7 +128,11 @@ void draw_badge(std::size_t index, const std::vector<InstanceStatus>& statuses,
   switch (c.state) {
     case CrossCheck::State::none:
       ImGui::TextDisabled("\xE2\x80\x94");  // em dash
-      tooltip("No other instance started from this state (same size, soup or pattern, rule).");
+      if (c.group < 0) {
+        tooltip("No other instance started from this state (same size, soup or pattern, rule).");
+      } else if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Group %s: no other member has reached this generation.", group);
+      }
       return;
     case CrossCheck::State::pending:
       std::snprintf(text, sizeof text, "%s \xE2\x80\xA6", group);

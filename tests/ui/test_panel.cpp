@@ -115,6 +115,11 @@ TEST_F(PanelTest, UntouchedPanelEmitsNoCommand) {
   model_.error = "rule: column 2: expected a digit";
   engine_.set_stream_mode(StreamMode::shared);
   for (int i = 0; i < 3; ++i) EXPECT_TRUE(frame().empty());
+  // And with no instance at all, and with no engine.
+  while (engine_.size() > 0) engine_.remove(engine_.size() - 1);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(frame().empty());
+  model_.engine = nullptr;
+  EXPECT_TRUE(frame().empty());
 }
 
 TEST_F(PanelTest, PanelFillsTheWindowHeightAtItsWidth) {
