@@ -24,8 +24,10 @@ status=0
 for t in "${targets[@]}"; do
   mkdir -p "$build/corpus/$t" "$build/artifacts/$t"
   echo "fuzz: $t for ${seconds}s"
+  dict=()
+  [ -f "tests/fuzz/$t.dict" ] && dict=(-dict="tests/fuzz/$t.dict")
   if ! "$build/tests/fuzz/$t" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -print_final_stats=1 \
-      -artifact_prefix="$build/artifacts/$t/" "$build/corpus/$t" "tests/fuzz/corpus/$t" \
+      "${dict[@]}" -artifact_prefix="$build/artifacts/$t/" "$build/corpus/$t" "tests/fuzz/corpus/$t" \
       >"$build/$t.log" 2>&1; then
     echo "fuzz: $t FAILED (log: $build/$t.log; inputs: $build/artifacts/$t/)"
     grep -E "ERROR|invariant failed|Test unit written" "$build/$t.log" | head -5 || true
