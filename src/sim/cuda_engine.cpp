@@ -34,6 +34,11 @@ constexpr std::uint64_t kNoFrame = std::numeric_limits<std::uint64_t>::max();
 /// Device memory left free beyond a lattice's own needs, for the runtime (launches, streams).
 constexpr std::size_t kHeadroomBytes = std::size_t{16} << 20;
 constexpr std::size_t kAlign = 256;
+/// A frame is replayed from a graph once the same frame shape has come this many frames in a row
+/// (so that runs whose steps vary, like tests and `lifestreams run`, make no graphs).
+constexpr int kFramesBeforeGraph = 3;
+/// Frames of more launches run without a graph (instantiating one would cost more than it saves).
+constexpr int kMaxGraphLaunches = 64;
 
 Layout layout_of(Variant v) {
   switch (v) {
@@ -60,6 +65,21 @@ bool event_done(cudaEvent_t event) {
     return false;
   }
   throw_cuda_error(err, "cudaEventQuery(event)", __FILE__, __LINE__);
+}
+
+/// Milliseconds from `from` to `to`, or false while either is pending; a real error throws.
+bool try_elapsed_ms(cudaEvent_t from, cudaEvent_t to, double& ms) {
+  float t = 0;
+  const cudaError_t err = cudaEventElapsedTime(&t, from, to);
+  if (err == cudaSuccess) {
+    ms = t;
+    return true;
+  }
+  if (err == cudaErrorNotReady) {
+    if (cudaPeekAtLastError() == cudaErrorNotReady) cudaGetLastError();
+    return false;
+  }
+  throw_cuda_error(err, "cudaEventElapsedTime(&t, from, to)", __FILE__, __LINE__);
 }
 
 double elapsed_ms(cudaEvent_t from, cudaEvent_t to) {
@@ -101,6 +121,25 @@ struct FrameRecord {
   cuda::Event reference{cuda::Event::Create{}};
 };
 
+/// What one frame's work depends on besides the front buffer and the timing slot: a frame graph
+/// stays valid while these stay the same.
+struct FrameShape {
+  Variant variant = Variant::naive;
+  int k = 0;
+  int generations = 0;
+  std::uint32_t birth = 0;
+  std::uint32_t survive = 0;
+  const void* memory = nullptr;
+  bool operator==(const FrameShape&) const = default;
+};
+
+/// What a summary graph depends on besides the front buffer and the summary slot.
+struct SummaryShape {
+  Layout layout = Layout::int32_cells;
+  const void* memory = nullptr;
+  bool operator==(const SummaryShape&) const = default;
+};
+
 /// One simulation: its stream, its lattices (front/back in one allocation, plus summary results),
 /// its events and statistics. Members are destroyed in reverse order: device memory first (cudaFree
 /// waits for pending work), then pinned memory, events and finally the stream.
@@ -133,6 +172,16 @@ struct Instance {
   void* front = nullptr;
   void* back = nullptr;
   std::uint64_t* results_device = nullptr;
+  // Frame graphs (CudaEngine::Impl::enqueue_frame) for graph_shape, one per front buffer and timing
+  // slot; they record this instance's events and use its buffers, so they are destroyed first.
+  FrameShape graph_shape;
+  int shape_frames = 0;  // consecutive frames of graph_shape
+  std::array<cuda::GraphExec, 2 * kTimingRing> frame_graphs;
+  // Summary graphs likewise, one per front buffer and summary slot.
+  SummaryShape summary_shape;
+  std::uint64_t summary_frame = kNoFrame;  // frame of the newest summary request
+  int summary_frames = 0;                  // consecutive frames with a summary request
+  std::array<cuda::GraphExec, 2 * kSummaryRing> summary_graphs;
 
   // Newest finished summary and the request it came from (updated by polling in const status()).
   mutable std::optional<StateSummary> summary;
@@ -159,6 +208,14 @@ void carve(Instance& inst) {
   inst.front = base;
   inst.back = base + lattice;
   inst.results_device = reinterpret_cast<std::uint64_t*>(base + 2 * lattice);
+}
+
+void drop_frame_graphs(Instance& inst) {
+  for (auto& graph : inst.frame_graphs) graph.reset();
+}
+
+void drop_summary_graphs(Instance& inst) {
+  for (auto& graph : inst.summary_graphs) graph.reset();
 }
 
 void clear_timing_stats(Instance& inst) {
@@ -201,6 +258,8 @@ struct CudaEngine::Impl {
   cuda::Stream shared;
   cuda::Event shared_order{cuda::Event::Create{}, false};
   cuda::Stream snapshot_stream;  // lowest priority; made on the first snapshot request
+  cuda::Stream capture_stream;   // only ever captured into graphs, never run
+  bool launch_graphs = true;     // set_launch_graphs
   std::vector<std::unique_ptr<Instance>> instances;
 
   std::array<FrameRecord, kTimingRing> frames;
@@ -327,41 +386,86 @@ struct CudaEngine::Impl {
     return inst;
   }
 
-  /// Enqueues `generations` generations of `inst` on `stream`, swapping front/back per launch.
-  void enqueue_generations(Instance& inst, int generations, cudaStream_t stream) {
+  /// Enqueues `generations` generations of `inst` on `stream`, alternating between its two
+  /// buffers from the front one; the result lies in the back buffer after an odd number of launches
+  /// (launch_count). Changes nothing in `inst`, so it can also be captured into a frame graph.
+  static void enqueue_generations(const Instance& inst, int generations, cudaStream_t stream) {
     const kernels::RuleMasks rule = masks_of(inst.rule);
     const int w = inst.width, h = inst.height;
+    void* front = inst.front;
+    void* back = inst.back;
     int left = generations;
     while (left > 0) {
       int done = 1;
       switch (inst.variant) {
         case Variant::naive:
-          kernels::launch_step_naive(static_cast<const std::int32_t*>(inst.front),
-                                     static_cast<std::int32_t*>(inst.back), w, h, rule, stream);
+          kernels::launch_step_naive(static_cast<const std::int32_t*>(front),
+                                     static_cast<std::int32_t*>(back), w, h, rule, stream);
           break;
         case Variant::global:
-          kernels::launch_step_global(static_cast<const std::uint8_t*>(inst.front),
-                                      static_cast<std::uint8_t*>(inst.back), w, h, rule, stream);
+          kernels::launch_step_global(static_cast<const std::uint8_t*>(front),
+                                      static_cast<std::uint8_t*>(back), w, h, rule, stream);
           break;
         case Variant::shared:
-          kernels::launch_step_shared(static_cast<const std::uint8_t*>(inst.front),
-                                      static_cast<std::uint8_t*>(inst.back), w, h, rule, stream);
+          kernels::launch_step_shared(static_cast<const std::uint8_t*>(front),
+                                      static_cast<std::uint8_t*>(back), w, h, rule, stream);
           break;
         case Variant::iterate:
           done = std::min(inst.k, left);
-          kernels::launch_step_iterate(static_cast<const std::uint8_t*>(inst.front),
-                                       static_cast<std::uint8_t*>(inst.back), w, h, rule, done, stream);
+          kernels::launch_step_iterate(static_cast<const std::uint8_t*>(front),
+                                       static_cast<std::uint8_t*>(back), w, h, rule, done, stream);
           break;
         case Variant::bitpacked:
           done = std::min(inst.k, left);
-          kernels::launch_step_bitpacked(static_cast<const std::uint32_t*>(inst.front),
-                                         static_cast<std::uint32_t*>(inst.back), w, h, rule, done, stream);
+          kernels::launch_step_bitpacked(static_cast<const std::uint32_t*>(front),
+                                         static_cast<std::uint32_t*>(back), w, h, rule, done, stream);
           break;
       }
-      std::swap(inst.front, inst.back);
-      inst.generation += static_cast<std::uint64_t>(done);
+      std::swap(front, back);
       left -= done;
     }
+  }
+
+  /// Launches that enqueue_generations makes for `generations` generations.
+  static int launch_count(const Instance& inst, int generations) {
+    return variant_iterates(inst.variant) ? (generations + inst.k - 1) / inst.k : generations;
+  }
+
+  /// Enqueues one frame of `inst` (timing slot `s`: start event, `generations` generations, end
+  /// event) on `stream` and advances its front buffer and generation. A frame that repeats the
+  /// previous frames' shape is replayed from a graph made once per (front buffer, timing slot): one
+  /// call instead of a launch per kernel and two event records, the host cost that bounds many small
+  /// instances (bench/NOTES.md).
+  void enqueue_frame(Instance& inst, std::size_t s, int generations, cudaStream_t stream) {
+    const TimingSlot& slot = inst.timing[s];
+    const int launches = launch_count(inst, generations);
+    const FrameShape shape{inst.variant,      inst.k,           generations, inst.rule.birth,
+                           inst.rule.survive, inst.memory.get()};
+    if (shape == inst.graph_shape) {
+      ++inst.shape_frames;
+    } else {
+      inst.graph_shape = shape;
+      inst.shape_frames = 1;
+      drop_frame_graphs(inst);
+    }
+    if (launch_graphs && inst.shape_frames >= kFramesBeforeGraph && launches <= kMaxGraphLaunches) {
+      const std::size_t buffer = inst.front == inst.memory.get() ? 0 : 1;
+      cuda::GraphExec& graph = inst.frame_graphs[buffer * kTimingRing + s];
+      if (!graph) {
+        graph = cuda::capture(capture_stream.get(), [&](cudaStream_t c) {
+          slot.step_start.record_in_graph(c);
+          enqueue_generations(inst, generations, c);
+          slot.step_end.record_in_graph(c);
+        });
+      }
+      graph.launch(stream);
+    } else {
+      slot.step_start.record(stream);
+      enqueue_generations(inst, generations, stream);
+      slot.step_end.record(stream);
+    }
+    if (launches % 2 == 1) std::swap(inst.front, inst.back);
+    inst.generation += static_cast<std::uint64_t>(generations);
   }
 
   /// Reads the timings of finished frames (oldest first, never waiting). `all`: also the current
@@ -376,46 +480,49 @@ struct CudaEngine::Impl {
         ++next_harvest;
         continue;
       }
-      if (!event_done(record.reference.get())) return;
-      for (const auto& inst : instances) {
-        const TimingSlot& slot = inst->timing[f % kTimingRing];
-        if (slot.frame != f) continue;
-        // Start and end were recorded on one stream: the end finishing implies the start did.
-        if (!event_done(slot.step_end.get())) return;
-        if (slot.display_begun && slot.display_ended &&
-            (!event_done(slot.display_start.get()) || !event_done(slot.display_end.get())))
-          return;
-      }
-      read_frame(f);
+      if (!read_frame(f)) return;
       ++next_harvest;
     }
   }
 
-  void read_frame(std::uint64_t f) {
+  /// Reads frame `f`'s timings into the statistics and the newest timeline; false, changing
+  /// nothing, while any of its events is still pending. The elapsed-time calls double as the
+  /// completion tests (they answer cudaErrorNotReady), which saves a query per event.
+  bool read_frame(std::uint64_t f) {
     const FrameRecord& record = frames[f % kTimingRing];
     const cudaEvent_t ref = record.reference.get();
     std::vector<TimelineBar> bars;
+    bars.reserve(2 * instances.size());
     double busy = 0;
     for (std::size_t i = 0; i < instances.size(); ++i) {
-      Instance& inst = *instances[i];
+      const Instance& inst = *instances[i];
       const TimingSlot& slot = inst.timing[f % kTimingRing];
       if (slot.frame != f) continue;
       const int row = record.mode == StreamMode::shared ? 0 : static_cast<int>(i);
+      // Start and end were recorded on one stream: the end finishing implies the start did.
+      double end = 0;
+      if (!try_elapsed_ms(ref, slot.step_end.get(), end)) return false;
       const double start = elapsed_ms(ref, slot.step_start.get());
-      const double end = elapsed_ms(ref, slot.step_end.get());
-      inst.step_stats.add(end - start);
-      inst.generation_stats.add(slot.generations);
       bars.push_back({i, row, TimelineBar::Kind::step, start, end});
       busy += end - start;
       if (slot.display_begun && slot.display_ended) {
+        double d1 = 0;
+        if (!try_elapsed_ms(ref, slot.display_end.get(), d1)) return false;
         const double d0 = elapsed_ms(ref, slot.display_start.get());
-        const double d1 = elapsed_ms(ref, slot.display_end.get());
-        inst.display_stats.add(d1 - d0);
         bars.push_back({i, row, TimelineBar::Kind::display, d0, d1});
         busy += d1 - d0;
       }
     }
-    if (bars.empty()) return;
+    for (const auto& bar : bars) {
+      Instance& inst = *instances[bar.instance];
+      if (bar.kind == TimelineBar::Kind::step) {
+        inst.step_stats.add(bar.end_ms - bar.start_ms);
+        inst.generation_stats.add(inst.timing[f % kTimingRing].generations);
+      } else {
+        inst.display_stats.add(bar.end_ms - bar.start_ms);
+      }
+    }
+    if (bars.empty()) return true;
     double first = bars.front().start_ms, last = bars.front().end_ms;
     for (const auto& bar : bars) {
       first = std::min(first, bar.start_ms);
@@ -428,6 +535,7 @@ struct CudaEngine::Impl {
     const double span = last - first;
     newest_frame = FrameTimings{true, span, busy, span > 0 ? busy / span : 0.0};
     newest_timeline = std::move(bars);
+    return true;
   }
 
   /// Polls the instance's summary requests (non-blocking) and publishes the newest finished one.
@@ -444,17 +552,41 @@ struct CudaEngine::Impl {
     }
   }
 
-  /// Enqueues a summary of the instance's current state; returns the slot used.
+  /// Enqueues a summary of the instance's current state; returns the slot used. Requested in
+  /// consecutive frames (as the app does), it is replayed from a graph per (front buffer, slot).
   std::size_t request_summary(Instance& inst) {
     const std::size_t s = inst.next_summary;
     inst.next_summary = (s + 1) % kSummaryRing;
     SummarySlot& slot = inst.summaries[s];
     const cudaStream_t stream = stream_of(inst);
-    std::uint64_t* device_result = inst.results_device + s * kSummaryWords;
-    kernels::launch_summary(inst.layout(), inst.front, inst.width, inst.height, device_result, stream);
-    CUDA_CHECK(cudaMemcpyAsync(inst.results_host.as<std::uint64_t>() + s * kSummaryWords, device_result,
-                               kSummaryWords * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream));
-    slot.done.record(stream);
+    if (inst.summary_frame + 1 == frame_count)
+      ++inst.summary_frames;
+    else if (inst.summary_frame != frame_count)
+      inst.summary_frames = 1;
+    inst.summary_frame = frame_count;
+    const SummaryShape shape{inst.layout(), inst.memory.get()};
+    if (!(shape == inst.summary_shape)) {
+      inst.summary_shape = shape;
+      drop_summary_graphs(inst);
+    }
+    const auto enqueue = [&inst, &slot, s](cudaStream_t on, bool in_graph) {
+      std::uint64_t* device_result = inst.results_device + s * kSummaryWords;
+      kernels::launch_summary(inst.layout(), inst.front, inst.width, inst.height, device_result, on);
+      CUDA_CHECK(cudaMemcpyAsync(inst.results_host.as<std::uint64_t>() + s * kSummaryWords, device_result,
+                                 kSummaryWords * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, on));
+      if (in_graph)
+        slot.done.record_in_graph(on);
+      else
+        slot.done.record(on);
+    };
+    if (launch_graphs && inst.summary_frames >= kFramesBeforeGraph) {
+      const std::size_t buffer = inst.front == inst.memory.get() ? 0 : 1;
+      cuda::GraphExec& graph = inst.summary_graphs[buffer * kSummaryRing + s];
+      if (!graph) graph = cuda::capture(capture_stream.get(), [&](cudaStream_t c) { enqueue(c, true); });
+      graph.launch(stream);
+    } else {
+      enqueue(stream, false);
+    }
     slot.sequence = ++summary_sequence;
     slot.generation = inst.generation;
     slot.pending = true;
@@ -475,6 +607,7 @@ CudaEngine::CudaEngine(int device) {
   CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   impl->name = prop.name;
   impl->shared = cuda::Stream(cuda::Stream::Create{});
+  impl->capture_stream = cuda::Stream(cuda::Stream::Create{});
   impl_ = std::move(impl);
 }
 
@@ -516,6 +649,8 @@ void CudaEngine::set_variant(std::size_t index, Variant variant) {
     kernels::launch_convert(from, inst.front, to, base, inst.width, inst.height, stream);
     // Pending summaries copy out of the old results area: let them and the conversion finish.
     impl_->sync_stream(stream);
+    drop_frame_graphs(inst);
+    drop_summary_graphs(inst);
     inst.memory = std::move(memory);
     inst.front = base;
     inst.back = base + lattice;
@@ -567,6 +702,17 @@ void CudaEngine::set_stream_mode(StreamMode mode) {
 
 StreamMode CudaEngine::stream_mode() const { return impl_->mode; }
 
+void CudaEngine::set_launch_graphs(bool on) {
+  impl_->launch_graphs = on;
+  if (on) return;
+  for (const auto& inst : impl_->instances) {
+    drop_frame_graphs(*inst);
+    drop_summary_graphs(*inst);
+  }
+}
+
+bool CudaEngine::launch_graphs() const { return impl_->launch_graphs; }
+
 void CudaEngine::step(int generations) {
   Impl& e = *impl_;
   if (generations < 0) throw InputError("cannot step a negative number of generations");
@@ -590,10 +736,7 @@ void CudaEngine::step(int generations) {
     slot.frame = f;
     slot.generations = generations;
     slot.display_begun = slot.display_ended = false;
-    const cudaStream_t stream = e.stream_of(*inst);
-    slot.step_start.record(stream);
-    e.enqueue_generations(*inst, generations, stream);
-    slot.step_end.record(stream);
+    e.enqueue_frame(*inst, f % kTimingRing, generations, e.stream_of(*inst));
   }
   e.last_step_syncs = e.syncs - syncs_before;
 }

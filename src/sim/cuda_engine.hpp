@@ -71,6 +71,12 @@ class CudaEngine final : public Engine {
   StateSummary summarize(std::size_t index) override;
   void finish() override;
 
+  /// Frames (and summaries) that repeat the previous frames' shape are replayed from per-instance
+  /// CUDA graphs: one call per instance and frame instead of a launch per kernel plus two event
+  /// records. On by default; off launches everything directly (for measurements and tests).
+  void set_launch_graphs(bool on);
+  bool launch_graphs() const;
+
   /// For the renderer (src/render): the instance's front lattice and stream.
   DeviceLatticeView device_view(std::size_t index) const;
   int device() const;

@@ -1,4 +1,5 @@
-// cuda_handles.hpp — move-only owners of CUDA resources: Stream, Event, DeviceBuffer, PinnedBuffer.
+// cuda_handles.hpp — move-only owners of CUDA resources: Stream, Event, DeviceBuffer, PinnedBuffer,
+// GraphExec (with capture(), which records a stream's work into one).
 //
 // Each type owns exactly one handle, creates it in its constructor (throwing ls::DeviceError via
 // CUDA_CHECK on failure) and releases it in a non-throwing destructor. A moved-from object is empty.
@@ -69,6 +70,11 @@ class Event {
   cudaEvent_t get() const { return event_; }
   explicit operator bool() const { return event_ != nullptr; }
   void record(cudaStream_t stream) const { CUDA_CHECK(cudaEventRecord(event_, stream)); }
+  /// Records on `stream`, or, while `stream` is being captured, adds an event-record node to the
+  /// graph (so that each launch of the graph records the event, as a plain record would).
+  void record_in_graph(cudaStream_t stream) const {
+    CUDA_CHECK(cudaEventRecordWithFlags(event_, stream, cudaEventRecordExternal));
+  }
 
  private:
   void reset() noexcept {
@@ -172,5 +178,60 @@ class PinnedBuffer {
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0;
 };
+
+/// An executable CUDA graph: a fixed sequence of work launched as a whole with one call.
+class GraphExec {
+ public:
+  GraphExec() = default;
+  /// Instantiates `graph` (which the caller still owns).
+  explicit GraphExec(cudaGraph_t graph) { CUDA_CHECK(cudaGraphInstantiate(&exec_, graph, 0)); }
+  GraphExec(GraphExec&& other) noexcept : exec_(std::exchange(other.exec_, nullptr)) {}
+  GraphExec& operator=(GraphExec&& other) noexcept {
+    if (this != &other) {
+      reset();
+      exec_ = std::exchange(other.exec_, nullptr);
+    }
+    return *this;
+  }
+  GraphExec(const GraphExec&) = delete;
+  GraphExec& operator=(const GraphExec&) = delete;
+  ~GraphExec() { reset(); }
+
+  cudaGraphExec_t get() const { return exec_; }
+  explicit operator bool() const { return exec_ != nullptr; }
+  /// Enqueues the whole graph on `stream` (ordered after earlier launches of this graph).
+  void launch(cudaStream_t stream) const { CUDA_CHECK(cudaGraphLaunch(exec_, stream)); }
+  void reset() noexcept {
+    // A graph still running is not stopped: the driver frees it once it completes.
+    if (exec_) cudaGraphExecDestroy(exec_);
+    exec_ = nullptr;
+  }
+
+ private:
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+/// Runs `enqueue(stream)` with `stream` in capture mode and returns the captured work as an
+/// executable graph; nothing runs now. `stream` must be idle and used by this thread only. Work
+/// that should record events uses Event::record_in_graph. On an exception the capture is ended and
+/// dropped, and `stream` is usable again.
+template <class Enqueue>
+GraphExec capture(cudaStream_t stream, Enqueue&& enqueue) {
+  CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  cudaGraph_t graph = nullptr;
+  try {
+    enqueue(stream);
+  } catch (...) {
+    if (cudaStreamEndCapture(stream, &graph) == cudaSuccess && graph) cudaGraphDestroy(graph);
+    cudaGetLastError();  // an invalidated capture leaves its error behind
+    throw;
+  }
+  CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+  struct Owner {
+    cudaGraph_t graph;
+    ~Owner() { cudaGraphDestroy(graph); }
+  } owner{graph};
+  return GraphExec(graph);
+}
 
 }  // namespace ls::cuda
