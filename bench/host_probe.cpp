@@ -74,6 +74,8 @@ void engine_row(const char* name, ls::Variant variant, int k, ls::StreamMode mod
   ls::cuda::Event start(ls::cuda::Event::Create{});
   std::vector<ls::cuda::Event> ends;
   for (int i = 0; i < kInstances; ++i) ends.emplace_back(ls::cuda::Event::Create{});
+  engine.finish();
+  const std::size_t before_steps = free_memory();
   std::vector<double> cups, step_us;
   for (int r = 0; r < kRepeats + 2; ++r) {
     engine.finish();
@@ -97,8 +99,9 @@ void engine_row(const char* name, ls::Variant variant, int k, ls::StreamMode mod
     cups.push_back(double(kSide) * kSide * kInstances * k * frames / (longest * 1e-3));
     step_us.push_back(host / frames);
   }
-  std::printf("%-44s %9.3e cups  %8.1f us host/frame  (%5.2f us per instance)\n", name, median(cups),
-              median(step_us), median(step_us) / kInstances);
+  const double graph_mib = (double(before_steps) - double(free_memory())) / 1048576.0;
+  std::printf("%-40s %9.3e cups %7.1f us host/frame (%5.2f per instance) mem +%5.1f MiB\n", name,
+              median(cups), median(step_us), median(step_us) / kInstances, graph_mib);
 }
 
 }  // namespace
@@ -197,17 +200,17 @@ int main() {
     row("graph [launch k=1]", host_us([&](int f, int i) { bare[2 * i + (f & 1)].launch(streams[i].get()); }));
     row("graph [memset, kernel, copy, event] (summary)",
         host_us([&](int f, int i) { summed[2 * i + (f & 1)].launch(streams[i].get()); }));
+    row("event + graph [launch k=1] + event (engine, graphs)", host_us([&](int f, int i) {
+          timed[i].record(streams[i].get());
+          bare[2 * i + (f & 1)].launch(streams[i].get());
+          timed2[i].record(streams[i].get());
+        }));
     float ms = -1;
     const cudaError_t err = cudaEventElapsedTime(&ms, timed[0].get(), timed2[0].get());
     std::printf("  events recorded by a graph: elapsed %s, %.4f ms (one k=1 step)\n", cudaGetErrorName(err),
                 ms);
-    framed.clear();
-    bare.clear();
-    summed.clear();
-    CUDA_CHECK(cudaDeviceSynchronize());
-    std::printf("  device memory: %.2f MiB for %d graphs, %.2f MiB not back after destroying them\n",
-                (double(before) - double(with_graphs)) / 1048576.0, 6 * kInstances,
-                (double(before) - double(free_memory())) / 1048576.0);
+    std::printf("  device memory: %.2f MiB for %d graphs\n",
+                (double(before) - double(with_graphs)) / 1048576.0, 6 * kInstances);
 
     // Serial device time on one stream (what shared stream mode is bound by).
     {
@@ -233,9 +236,9 @@ int main() {
       }
     }
 
-    // Several host threads enqueueing (event, launch, event) for their share of the instances.
+    // Several host threads enqueueing (event, graph [launch], event) for their share of the instances.
     std::printf(
-        "\nthreads enqueueing event + launch k=1 + event, us per instance-frame (per frame barrier)\n");
+        "\nthreads enqueueing event + graph [launch k=1] + event, us per instance-frame (frame barrier)\n");
     for (int threads : {1, 2, 4, 8}) {
       std::vector<double> us;
       for (int r = 0; r < 4; ++r) {
@@ -248,7 +251,7 @@ int main() {
             for (int f = 0; f < kFrames; ++f) {
               for (int i = t; i < kInstances; i += threads) {
                 timed[i].record(streams[i].get());
-                step(i, f, 1, streams[i].get());
+                bare[2 * i + (f & 1)].launch(streams[i].get());
                 timed2[i].record(streams[i].get());
               }
               arrived.fetch_add(1);
@@ -262,6 +265,12 @@ int main() {
       }
       std::printf("  %d thread%s %6.2f\n", threads, threads == 1 ? " " : "s", median(us));
     }
+    framed.clear();
+    bare.clear();
+    summed.clear();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::printf("  device memory: %.2f MiB not back after destroying the graphs\n",
+                (double(before) - double(free_memory())) / 1048576.0);
     CUDA_CHECK(cudaDeviceSynchronize());
     cells = {};
 
@@ -279,6 +288,10 @@ int main() {
     engine_row("bitpacked k=16 per-instance graphs", Variant::bitpacked, 16, StreamMode::per_instance, true,
                false);
     engine_row("bitpacked k=16 shared       graphs", Variant::bitpacked, 16, StreamMode::shared, true, false);
+    engine_row("bitpacked k=32 per-instance graphs", Variant::bitpacked, 32, StreamMode::per_instance, true,
+               false);
+    engine_row("iterate   k=16 per-instance graphs", Variant::iterate, 16, StreamMode::per_instance, true,
+               false);
     engine_row("naive     k=1  per-instance graphs", Variant::naive, 1, StreamMode::per_instance, true,
                false);
     engine_row("bitpacked k=1  + summaries, direct", Variant::bitpacked, 1, StreamMode::per_instance, false,

@@ -165,7 +165,19 @@ LaunchPlan plan(int width, int height, int k, int halo_words, int forced) {
       best_cost = cost;
     }
   }
-  return best.shape >= 0 || forced < 0 ? best : plan(width, height, k, halo_words, -1);
+  if (best.shape < 0) return plan(width, height, k, halo_words, -1);
+  // A lattice too small to fill the GPU even with the smallest tiles (1024 x 1024, say) runs as
+  // one wave, one block per multiprocessor: the kernel takes one block's time, least for the
+  // smallest tile (16 rows per lane, one warp per scheduler). Measured at 1024^2 on one stream
+  // (H200, bench/NOTES.md): 1.96x faster at k = 16 and 1.24x at k = 1 than the 16x16-warp tiles the
+  // model picks. Taller tiles (k > 24) hold 32 rows per lane, which a lone warp gains nothing on.
+  const int small_rows = kShapes[0].rows_per_warp * kShapes[0].warps - 2 * k;
+  if (forced < 0 && small_rows >= 16) {
+    const long long bands = height >= small_rows ? (height + small_rows - 1) / small_rows : 1;
+    if (strips * bands <= occ.sms)
+      best = {0, dim3(static_cast<unsigned>(strips), static_cast<unsigned>(bands))};
+  }
+  return best;
 }
 
 template <bool kLife>
