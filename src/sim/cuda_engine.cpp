@@ -537,9 +537,13 @@ struct CudaEngine::Impl {
   /// Polls the instance's summary requests (non-blocking) and publishes the newest finished one.
   void poll_summaries(const Instance& inst) const {
     const auto* host = inst.results_host.as<const std::uint64_t>();
-    for (std::size_t s = 0; s < kSummaryRing; ++s) {
+    // Oldest request first; requests finish in order (one stream, or streams ordered by the
+    // mode switch), so the first pending one decides whether any later one can be done.
+    for (std::size_t n = 0; n < kSummaryRing; ++n) {
+      const std::size_t s = (inst.next_summary + n) % kSummaryRing;
       auto& slot = const_cast<SummarySlot&>(inst.summaries[s]);
-      if (!slot.pending || !event_done(slot.done.get())) continue;
+      if (!slot.pending) continue;
+      if (!event_done(slot.done.get())) break;
       slot.pending = false;
       if (slot.sequence > inst.summary_sequence) {
         inst.summary_sequence = slot.sequence;
