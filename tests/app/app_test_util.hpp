@@ -22,6 +22,14 @@ inline std::string app_binary() {
   return LS_APP_BINARY;
 }
 
+/// app_binary() in single quotes, for shell command lines.
+inline std::string quoted_app() {
+  std::string q(1, '\'');
+  q += app_binary();
+  q += '\'';
+  return q;
+}
+
 /// The source tree (for assets/ and tests/app/): $LS_SOURCE_DIR, else the one built from.
 inline std::string source_dir() {
   if (const char* p = std::getenv("LS_SOURCE_DIR"); p && *p) return p;

@@ -8,7 +8,14 @@ dir=$2
 cd "$dir"
 "$app" --backend cpu --width 128 --height 128 --size 900x600 --vsync off --report report.json 2>app.err &
 pid=$!
-wid=$(xdotool search --sync --name '^lifestreams$' | head -n 1)
+# The window appears within seconds; a dead app must fail the test, not hang it.
+wid=$(timeout 30 xdotool search --sync --name '^lifestreams$' | head -n 1)
+if [ -z "$wid" ]; then
+  echo "keys.sh: no lifestreams window appeared" >&2
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" || true
+  exit 1
+fi
 xdotool windowfocus --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid"
 # Let it run a while, so the first four instances are past generation 0.
 sleep 1
@@ -19,4 +26,5 @@ sleep 0.5
 xdotool key n
 sleep 0.5
 xdotool key Escape
+timeout 30 tail --pid="$pid" -f /dev/null
 wait "$pid"

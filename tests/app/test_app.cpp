@@ -85,7 +85,7 @@ void run_scene_script(const std::string& launcher, const std::string& options) {
   ScratchDir dir;
   std::filesystem::copy_file(source_dir() + "/assets/patterns/glider.rle", dir.file("glider.rle"));
   std::filesystem::copy_file(source_dir() + "/tests/app/scene_test.script", dir.file("scene.script"));
-  const std::string command = launcher + " '" + app_binary() + "' " + options + " --size " +
+  const std::string command = launcher + " " + quoted_app() + " " + options + " --size " +
                               std::to_string(kW) + "x" + std::to_string(kH) + " --script scene.script";
   ASSERT_EQ(shell(dir, command), 0) << dir.read("out.txt");
 
@@ -122,7 +122,7 @@ TEST(App, ScriptInAWindowUnderXvfb) {
 
 TEST(App, ScriptHeadlessCuda) {
   ScratchDir probe;
-  if (shell(probe, "'" + app_binary() + "' run --backend cuda --width 32 --height 32 --generations 0") != 0)
+  if (shell(probe, quoted_app() + " run --backend cuda --width 32 --height 32 --generations 0") != 0)
     GTEST_SKIP() << "no usable CUDA device: " << probe.read("out.txt");
   run_scene_script("", "--headless --backend cuda");
 }
@@ -133,7 +133,7 @@ TEST(App, KeysPauseAddAndStep) {
   ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
   ScratchDir dir;
   const std::string command = "XDG_CONFIG_HOME=\"$PWD/config\" xvfb-run -a -s '-screen 0 1280x800x24' sh '" +
-                              source_dir() + "/tests/app/keys.sh' '" + app_binary() + "' \"$PWD\"";
+                              source_dir() + "/tests/app/keys.sh' " + quoted_app() + " \"$PWD\"";
   ASSERT_EQ(shell(dir, command), 0) << dir.read("out.txt") << dir.read("app.err");
   const std::string report = dir.read("report.json");
   std::vector<long long> generations;
@@ -181,9 +181,8 @@ TEST(App, BadInputExitsWithOneLineNamingIt) {
       dir.write("bad.script", f.script);
       options += " --backend cpu --width 64 --height 64 --instances 1 --script bad.script";
     }
-    EXPECT_EQ(shell(dir, "env -u DISPLAY '" + app_binary() + "' " + options), f.status)
-        << options << "\n"
-        << dir.read("out.txt");
+    EXPECT_EQ(shell(dir, "env -u DISPLAY " + quoted_app() + " " + options), f.status) << options << "\n"
+                                                                                      << dir.read("out.txt");
     const std::string out = dir.read("out.txt");
     EXPECT_NE(out.find(f.message), std::string::npos) << "expected '" << f.message << "' in: " << out;
     EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
@@ -192,7 +191,7 @@ TEST(App, BadInputExitsWithOneLineNamingIt) {
 
 TEST(App, WithoutADisplaySaysSoAndSuggestsHeadless) {
   ScratchDir dir;
-  EXPECT_EQ(shell(dir, "env -u DISPLAY -u WAYLAND_DISPLAY '" + app_binary() + "' --backend cpu"), 3);
+  EXPECT_EQ(shell(dir, "env -u DISPLAY -u WAYLAND_DISPLAY " + quoted_app() + " --backend cpu"), 3);
   const std::string out = dir.read("out.txt");
   EXPECT_NE(out.find("no display"), std::string::npos) << out;
   EXPECT_NE(out.find("--headless"), std::string::npos) << out;
@@ -201,8 +200,8 @@ TEST(App, WithoutADisplaySaysSoAndSuggestsHeadless) {
 
 TEST(App, ReportHasEveryFieldAndTheFinalState) {
   ScratchDir dir;
-  ASSERT_EQ(shell(dir, "env -u DISPLAY '" + app_binary() +
-                           "' --headless --backend cpu --width 256 --height 256 --instances 3 --frames 8 "
+  ASSERT_EQ(shell(dir, "env -u DISPLAY " + quoted_app() +
+                           " --headless --backend cpu --width 256 --height 256 --instances 3 --frames 8 "
                            "--size 640x360 --report r.json --screenshot last.png"),
             0)
       << dir.read("out.txt");
@@ -237,8 +236,7 @@ TEST(App, ReportHasEveryFieldAndTheFinalState) {
     EXPECT_NE(r.find(field), std::string::npos) << field << " missing in\n" << r;
   // 8 frames at one generation per frame from the standard soup:
   ScratchDir ref;
-  ASSERT_EQ(shell(ref, "'" + app_binary() + "' run --backend cpu --width 256 --height 256 --generations 8"),
-            0);
+  ASSERT_EQ(shell(ref, quoted_app() + " run --backend cpu --width 256 --height 256 --generations 8"), 0);
   const std::string run_out = ref.read("out.txt");
   const auto h = run_out.rfind("hash=");
   ASSERT_NE(h, std::string::npos);
