@@ -67,16 +67,33 @@ __device__ inline int count_run(const void* cells, int width, long long x0, int 
   }
 }
 
-// Integer mix of two RGBA8 colours by live/total (exact, so the CPU path draws the same pixels).
+// Integer square root (bit by bit): the same on host and device, so both paths draw the same pixels.
+__device__ inline std::uint32_t isqrt(std::uint32_t v) {
+  std::uint32_t r = 0;
+  std::uint32_t bit = 1u << 30;
+  while (bit > v) bit >>= 2;
+  while (bit != 0) {
+    if (v >= r + bit) {
+      v -= r + bit;
+      r = (r >> 1) + bit;
+    } else {
+      r >>= 1;
+    }
+    bit >>= 2;
+  }
+  return r;
+}
+
+// Mixes dead and live by sqrt(live / total): the shade grows with the fraction of live cells,
+// and sparse ash stays visible when zoomed out. Integer arithmetic, as in tile_pixels.cpp.
 __device__ inline std::uint32_t blend(std::uint32_t dead, std::uint32_t live, int n_live, int total) {
+  const std::uint32_t t =
+      isqrt((static_cast<std::uint32_t>(n_live) << 16) / static_cast<std::uint32_t>(total));
   std::uint32_t out = 0;
   for (int shift = 0; shift < 32; shift += 8) {
     const std::uint32_t a = (dead >> shift) & 0xffu;
     const std::uint32_t b = (live >> shift) & 0xffu;
-    const std::uint32_t c = (a * static_cast<std::uint32_t>(total - n_live) + b * static_cast<std::uint32_t>(n_live) +
-                             static_cast<std::uint32_t>(total) / 2) /
-                            static_cast<std::uint32_t>(total);
-    out |= c << shift;
+    out |= ((a * (256u - t) + b * t + 128u) >> 8) << shift;
   }
   return out;
 }
@@ -105,7 +122,7 @@ __global__ void render_tile(const void* cells, int width, int height, cudaSurfac
       if (edge_x || edge_y) colour = view.grid_rgba;
     }
   } else {
-    // Zoomed out: the fraction of live cells in the pixel's footprint [fx, fx + cpp).
+    // Zoomed out: shaded by the fraction of live cells in the pixel's footprint [fx, fx + cpp).
     const long long x0 = static_cast<long long>(floor(fx));
     const long long y0 = static_cast<long long>(floor(fy));
     const int nx = max(1, min(width, static_cast<int>(floor(fx + cpp) - x0)));

@@ -3,8 +3,8 @@
 // draw, swap. Everything that changes the scene goes through Scene::execute.
 #include "app/gui_app.hpp"
 
-#include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 
 #include "render/gl.hpp"
 // GLFW after GLAD (render/gl.hpp): GLAD provides the GL declarations.
@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <chrono>
 #include <cinttypes>
@@ -224,6 +225,10 @@ class App {
   long long valid_timings_ = 0;
   double syncs_total_ = 0;
   Clock::time_point last_frame_ = Clock::now();
+  // Frame pacing: a fence after each frame's drawing; a frame starts once the frame two before it
+  // is done, as a swap chain of depth two would allow (headless has no swap to hold the CPU back,
+  // and an unbounded queue would only grow latency and stall the engine's summaries).
+  std::array<GLsync, 2> frame_fences_{};
 
   // Mouse state (framebuffer pixels).
   double cursor_x_ = -1;
@@ -238,6 +243,8 @@ class App {
 };
 
 App::~App() {
+  for (GLsync& f : frame_fences_)
+    if (f) glDeleteSync(f);
   if (imgui_ready_) {
     ImGui_ImplOpenGL3_Shutdown();
     if (imgui_glfw_) ImGui_ImplGlfw_Shutdown();
@@ -632,7 +639,8 @@ void App::draw_labels(const std::vector<render::Placement>& placements) {
     if (s.summary) std::snprintf(pop, sizeof pop, "%" PRIu64, s.summary->population);
     // Two short lines, so that small tiles still show everything.
     std::snprintf(text, sizeof text, "#%zu %s%s\n%dx%d  gen %" PRIu64 "  pop %s", i,
-                  std::string(variant_name(s.variant)).c_str(), cpu ? " (cpu)" : "", s.width, s.height, gen, pop);
+                  std::string(variant_name(s.variant)).c_str(), cpu ? " (cpu)" : "", s.width, s.height, gen,
+                  pop);
     const render::Rect& r = rects[i];
     const ImVec2 lo(r.x / sx, r.y / sy);
     const ImVec2 hi((r.x + r.w) / sx, (r.y + r.h) / sy);
@@ -656,6 +664,12 @@ void App::take_screenshot(const std::string& requested) {
 
 void App::frame(bool step, const std::optional<std::string>& capture) {
   const auto start = Clock::now();
+  GLsync& fence = frame_fences_[static_cast<std::size_t>(figures_.frames % 2)];
+  if (fence) {
+    glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000);
+    glDeleteSync(fence);
+    fence = nullptr;
+  }
   new_imgui_frame();
 
   std::vector<Command> commands;
@@ -719,6 +733,7 @@ void App::frame(bool step, const std::optional<std::string>& capture) {
       model_.error = e.what();
     }
   }
+  fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   if (window_) window_->swap_buffers();
 
   const double ms = ms_since(start);

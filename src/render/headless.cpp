@@ -68,16 +68,18 @@ HeadlessContext::HeadlessContext(int cuda_device) {
   auto query_device_attrib =
       reinterpret_cast<PFNEGLQUERYDEVICEATTRIBEXTPROC>(lib.get_proc("eglQueryDeviceAttribEXT"));
 
+  // Some EGL libraries (GLVND) list only EGL_EXT_device_base: ask whenever the entry point exists.
   std::vector<EGLDeviceEXT> devices;
-  if (query_devices && has_extension(client_ext, "EGL_EXT_device_enumeration")) {
+  std::string device_note = "eglQueryDevicesEXT missing";
+  if (query_devices) {
     EGLint n = 0;
     if (query_devices(0, nullptr, &n) && n > 0) {
       devices.resize(static_cast<std::size_t>(n));
-      query_devices(n, devices.data(), &n);
+      if (!query_devices(n, devices.data(), &n)) n = 0;
       devices.resize(static_cast<std::size_t>(n));
     }
+    device_note = std::to_string(devices.size()) + " EGL devices, " + egl_error_text();
   }
-
   EGLDisplay display = EGL_NO_DISPLAY;
   if (cuda_device >= 0 && get_platform_display && query_device_attrib) {
     for (std::size_t i = 0; i < devices.size() && display == EGL_NO_DISPLAY; ++i) {
@@ -90,8 +92,8 @@ HeadlessContext::HeadlessContext(int cuda_device) {
     }
     if (display == EGL_NO_DISPLAY)
       throw DeviceError("headless: no EGL device is CUDA device " + std::to_string(cuda_device) + " (" +
-                        std::to_string(devices.size()) +
-                        " EGL devices; is the NVIDIA EGL driver installed?)");
+                        device_note + "; client extensions: " + (client_ext ? client_ext : "none") +
+                        "; is the NVIDIA EGL driver installed?)");
   }
   if (display == EGL_NO_DISPLAY && get_platform_display &&
       has_extension(client_ext, "EGL_MESA_platform_surfaceless")) {

@@ -38,15 +38,31 @@ int count_run(const Lattice& l, long long x0, int n, long long y) {
   return count;
 }
 
+std::uint32_t isqrt(std::uint32_t v) {
+  std::uint32_t r = 0;
+  std::uint32_t bit = 1u << 30;
+  while (bit > v) bit >>= 2;
+  while (bit != 0) {
+    if (v >= r + bit) {
+      v -= r + bit;
+      r = (r >> 1) + bit;
+    } else {
+      r >>= 1;
+    }
+    bit >>= 2;
+  }
+  return r;
+}
+
+// As render_tile.cu: dead and live mixed by sqrt(live / total), in integers.
 std::uint32_t blend(std::uint32_t dead, std::uint32_t live, int n_live, int total) {
+  const std::uint32_t t =
+      isqrt((static_cast<std::uint32_t>(n_live) << 16) / static_cast<std::uint32_t>(total));
   std::uint32_t out = 0;
   for (int shift = 0; shift < 32; shift += 8) {
     const std::uint32_t a = (dead >> shift) & 0xffu;
     const std::uint32_t b = (live >> shift) & 0xffu;
-    const std::uint32_t c = (a * static_cast<std::uint32_t>(total - n_live) +
-                             b * static_cast<std::uint32_t>(n_live) + static_cast<std::uint32_t>(total) / 2) /
-                            static_cast<std::uint32_t>(total);
-    out |= c << shift;
+    out |= ((a * (256u - t) + b * t + 128u) >> 8) << shift;
   }
   return out;
 }

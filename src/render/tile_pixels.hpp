@@ -30,7 +30,8 @@ struct Sampling {
 inline constexpr double kGridMinPixelsPerCell = 6;
 
 /// Fills `pixels` (width x height, row 0 = top) exactly as launch_render_tile does on the device:
-/// zoomed out a pixel mixes dead and live by the fraction of live cells under it; zoomed in cells
+/// zoomed out a pixel mixes dead and live by sqrt(fraction of live cells under it) (monotonic, and
+/// sparse ash stays visible); zoomed in cells
 /// are crisp, with grid lines on each cell's first pixel row and column when asked.
 void render_tile_host(const Lattice& lattice, int width, int height, const Sampling& sampling,
                       const Palette& palette, std::vector<std::uint32_t>& pixels);

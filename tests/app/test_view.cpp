@@ -105,7 +105,7 @@ TEST(TilePixels, ZoomedInCellsAreCrispWithGridLinesOnTheirFirstPixel) {
   EXPECT_EQ(at(2 * 8 + 4, 2 * 8 + 4), pal.dead);
 }
 
-TEST(TilePixels, ZoomedOutAPixelShadesByTheFractionOfLiveCells) {
+TEST(TilePixels, ZoomedOutAPixelShadesBySqrtOfTheFractionOfLiveCells) {
   Lattice l(32, 32);
   // Pixel (0, 0) covers cells 0..3 x 0..3 at 4 cells per pixel: 8 of 16 live.
   for (int y = 0; y < 4; ++y)
@@ -119,7 +119,8 @@ TEST(TilePixels, ZoomedOutAPixelShadesByTheFractionOfLiveCells) {
   s.cells_per_pixel = 4;
   std::vector<std::uint32_t> px;
   render_tile_host(l, 8, 8, s, pal, px);
-  EXPECT_EQ(px[0], 0xff646464u);  // half of 200
+  // sqrt(8/16) * 200 = 141.4: the shade is sqrt of the live fraction.
+  EXPECT_EQ(px[0], 0xff8d8d8du);
   EXPECT_EQ(px[1], pal.live);
   EXPECT_EQ(px[2], pal.dead);
 }
