@@ -41,6 +41,7 @@
 #include "render/tiles.hpp"
 #include "render/view.hpp"
 #include "render/window.hpp"
+#include "ui/pacer.hpp"
 #include "ui/panel.hpp"
 
 #if defined(LIFESTREAMS_HAVE_CUDA)
@@ -203,6 +204,9 @@ class App {
   std::unique_ptr<render::TileRenderer> renderer_;
   ui::Panel panel_;
   ui::PanelModel model_;
+  ui::UiPacer pacer_;
+  int last_fb_w_ = -1;
+  int last_fb_h_ = -1;
   InputQueue input_;
   bool imgui_ready_ = false;
   bool imgui_glfw_ = false;
@@ -388,7 +392,15 @@ void App::setup_imgui() {
   }
   if (!ImGui_ImplOpenGL3_Init("#version 450"))
     throw DeviceError("Dear ImGui's OpenGL3 backend failed to start (it loads GL from libGL.so.1)");
-  panel_.set_scale(window_ ? window_->content_scale() : 1.f);
+  const float scale = window_ ? window_->content_scale() : 1.f;
+  std::string assets;
+  try {
+    assets = render::find_data_dir("assets");
+  } catch (const DeviceError&) {
+    // No bundled font: ImGui's built-in one (load_fonts falls back by itself).
+  }
+  ui::load_fonts(assets, scale);
+  panel_.set_scale(scale);
 }
 
 void App::framebuffer_size(int& w, int& h) const {
@@ -455,6 +467,7 @@ void App::advance_script() {
     try {
       update_area();
       const Effects fx = scene_->execute(command);
+      pacer_.force();
       apply_effects(fx);
       if (fx.frames > 0) script_frames_left_ = fx.frames;
       if (fx.screenshot) {
@@ -670,25 +683,38 @@ void App::frame(bool step, const std::optional<std::string>& capture) {
     glDeleteSync(fence);
     fence = nullptr;
   }
-  new_imgui_frame();
+  int fw = 0, fh = 0;
+  framebuffer_size(fw, fh);
+  // The ImGui frame (panel and tile labels) is rebuilt on input, after a command, for a
+  // screenshot or a resize, and otherwise at most 60 times a second; in between the previous
+  // draw data is drawn again, so the panel costs nothing visible at hundreds of frames a second.
+  if (capture || screenshot_next_ || fw != last_fb_w_ || fh != last_fb_h_) pacer_.force();
+  last_fb_w_ = fw;
+  last_fb_h_ = fh;
+  const double now_s = std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+  const bool rebuild = pacer_.due(now_s, !input_.events.empty());
 
-  std::vector<Command> commands;
-  if (window_) handle_input(commands);
-  update_area();
-  model_.paused = scene_->paused();
-  model_.grid = scene_->grid();
-  const SceneSettings& st = scene_->settings();
-  model_.width = st.width;
-  model_.height = st.height;
-  model_.density = st.density;
-  model_.seed = st.seed;
-  model_.same_seed = st.same_seed;
-  model_.generations_per_frame = st.generations_per_frame;
-  model_.cpu_frame_ms = frame_stats_.summary();
-  model_.fps = model_.cpu_frame_ms.mean > 0 ? 1000.0 / model_.cpu_frame_ms.mean : 0;
-  model_.host_syncs_per_frame = engine_->host_syncs_in_last_step();
-  if (scene_->panel_visible()) panel_.draw(model_, commands);
-  execute_ui(commands);
+  if (rebuild) {
+    new_imgui_frame();
+    std::vector<Command> commands;
+    if (window_) handle_input(commands);
+    update_area();
+    model_.paused = scene_->paused();
+    model_.grid = scene_->grid();
+    const SceneSettings& st = scene_->settings();
+    model_.width = st.width;
+    model_.height = st.height;
+    model_.density = st.density;
+    model_.seed = st.seed;
+    model_.same_seed = st.same_seed;
+    model_.generations_per_frame = st.generations_per_frame;
+    model_.cpu_frame_ms = frame_stats_.summary();
+    model_.fps = model_.cpu_frame_ms.mean > 0 ? 1000.0 / model_.cpu_frame_ms.mean : 0;
+    model_.host_syncs_per_frame = engine_->host_syncs_in_last_step();
+    if (scene_->panel_visible()) panel_.draw(model_, commands);
+    execute_ui(commands);
+    if (!commands.empty()) pacer_.force();
+  }
 
   update_area();
   const std::vector<render::Placement> placements = scene_->placements();
@@ -696,12 +722,13 @@ void App::frame(bool step, const std::optional<std::string>& capture) {
   if (step && !scene_->paused()) engine_->step(scene_->settings().generations_per_frame);
   syncs_total_ += static_cast<double>(engine_->host_syncs_in_last_step());
   engine_->request_summaries();
-  // After the step: the labels show the newest finished summaries (ImGui draws them later).
-  draw_labels(placements);
+  if (rebuild) {
+    // After the step: the labels show the newest finished summaries.
+    draw_labels(placements);
+    ImGui::Render();
+  }
   renderer_->update(*engine_, placements, scene_->grid(), palette_);
 
-  int fw = 0, fh = 0;
-  framebuffer_size(fw, fh);
   if (offscreen_)
     offscreen_->bind();
   else
@@ -715,8 +742,7 @@ void App::frame(bool step, const std::optional<std::string>& capture) {
   glClearColor(r / 255.f, g / 255.f, b / 255.f, 1.f);
   glClear(GL_COLOR_BUFFER_BIT);
   renderer_->draw(placements, fw, fh);
-  ImGui::Render();
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (ImDrawData* draw_data = ImGui::GetDrawData()) ImGui_ImplOpenGL3_RenderDrawData(draw_data);
   render::check_gl("drawing a frame");
 
   // What a person sees, panel included: read before the swap.
