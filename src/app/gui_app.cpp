@@ -793,6 +793,8 @@ int App::run() {
 
     const bool still = still_next_;
     still_next_ = false;
+    // The last frame is the one --screenshot keeps: its labels and panel must be current.
+    if (frame_limit > 0 && figures_.frames + 1 == frame_limit) pacer_.force();
     frame(!still, std::nullopt);
     if (script_frames_left_ > 0 && !still) --script_frames_left_;
   }
