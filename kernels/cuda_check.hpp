@@ -17,11 +17,11 @@ namespace ls {
 
 }  // namespace ls
 
-#define CUDA_CHECK(expr)                                                           \
-  do {                                                                             \
-    const cudaError_t ls_cuda_check_err_ = (expr);                                 \
-    if (ls_cuda_check_err_ != cudaSuccess)                                         \
-      ::ls::throw_cuda_error(ls_cuda_check_err_, #expr, __FILE__, __LINE__);       \
+#define CUDA_CHECK(expr)                                                     \
+  do {                                                                       \
+    const cudaError_t ls_cuda_check_err_ = (expr);                           \
+    if (ls_cuda_check_err_ != cudaSuccess)                                   \
+      ::ls::throw_cuda_error(ls_cuda_check_err_, #expr, __FILE__, __LINE__); \
   } while (0)
 
 /// After every <<<>>>: launch errors (bad configuration, too many resources) surface here.

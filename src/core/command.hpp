@@ -27,40 +27,101 @@ struct Target {
 };
 
 namespace cmd {
-struct Instances { int count; };                                    // instances N (1..64)
-struct SetVariant { Target target; Variant variant; };              // variant I|all NAME
-struct SetRule { Target target; Rule rule; };                       // rule I|all RULE
-struct Pause {};                                                    // pause
-struct Run {};                                                      // run
-struct Step { long long generations; };                             // step N
-struct Frames { long long count; };                                 // frames N
-struct Load { std::size_t index; std::string path; };               // load I FILE
-struct Save { std::size_t index; std::string path; };               // save I FILE ("" = numbered)
-struct Zoom { Target target; double pixels_per_cell; };             // zoom I|all F
-struct Pan { Target target; double dx; double dy; };                // pan I|all DX DY (cells)
-struct Fit { Target target; };                                     // fit I|all
-struct SetCell { std::size_t index; long long x; long long y; bool alive; };  // set I X Y 0|1
-struct SetStreamMode { StreamMode mode; };                          // stream-mode per-instance|shared
-struct Screenshot { std::string path; };                            // screenshot FILE ("" = numbered)
-struct ExpectAgree {};                                              // expect-agree
-struct ExpectHash { std::size_t index; std::uint64_t hash; };       // expect-hash I 0x...
-struct Quit {};                                                     // quit
-struct Size { int width; int height; };                             // size W H (resets every instance)
-struct Density { double p; };                                       // density P (0..1)
-struct Seed { std::uint64_t seed; };                                // seed S
-struct SameSeed { bool on; };                                       // same-seed on|off
-struct GensPerFrame { int n; };                                     // generations-per-frame N (1..1024)
-struct GensPerLaunch { Target target; int k; };                     // generations-per-launch I|all K (1..64)
-struct Reset { Target target; };                                    // reset I|all (new soup, generation 0)
-struct Vsync { bool on; };                                          // vsync on|off
-struct Grid { bool on; };                                           // grid on|off (cell grid lines when zoomed in)
-struct Panel { bool on; };                                          // panel on|off (hide the ImGui panel)
+struct Instances {
+  int count;
+};  // instances N (1..64)
+struct SetVariant {
+  Target target;
+  Variant variant;
+};  // variant I|all NAME
+struct SetRule {
+  Target target;
+  Rule rule;
+};                // rule I|all RULE
+struct Pause {};  // pause
+struct Run {};    // run
+struct Step {
+  long long generations;
+};  // step N
+struct Frames {
+  long long count;
+};  // frames N
+struct Load {
+  std::size_t index;
+  std::string path;
+};  // load I FILE
+struct Save {
+  std::size_t index;
+  std::string path;
+};  // save I FILE ("" = numbered)
+struct Zoom {
+  Target target;
+  double pixels_per_cell;
+};  // zoom I|all F
+struct Pan {
+  Target target;
+  double dx;
+  double dy;
+};  // pan I|all DX DY (cells)
+struct Fit {
+  Target target;
+};  // fit I|all
+struct SetCell {
+  std::size_t index;
+  long long x;
+  long long y;
+  bool alive;
+};  // set I X Y 0|1
+struct SetStreamMode {
+  StreamMode mode;
+};  // stream-mode per-instance|shared
+struct Screenshot {
+  std::string path;
+};                      // screenshot FILE ("" = numbered)
+struct ExpectAgree {};  // expect-agree
+struct ExpectHash {
+  std::size_t index;
+  std::uint64_t hash;
+};               // expect-hash I 0x...
+struct Quit {};  // quit
+struct Size {
+  int width;
+  int height;
+};  // size W H (resets every instance)
+struct Density {
+  double p;
+};  // density P (0..1)
+struct Seed {
+  std::uint64_t seed;
+};  // seed S
+struct SameSeed {
+  bool on;
+};  // same-seed on|off
+struct GensPerFrame {
+  int n;
+};  // generations-per-frame N (1..1024)
+struct GensPerLaunch {
+  Target target;
+  int k;
+};  // generations-per-launch I|all K (1..64)
+struct Reset {
+  Target target;
+};  // reset I|all (new soup, generation 0)
+struct Vsync {
+  bool on;
+};  // vsync on|off
+struct Grid {
+  bool on;
+};  // grid on|off (cell grid lines when zoomed in)
+struct Panel {
+  bool on;
+};  // panel on|off (hide the ImGui panel)
 }  // namespace cmd
 
 using Command = std::variant<cmd::Instances, cmd::SetVariant, cmd::SetRule, cmd::Pause, cmd::Run, cmd::Step,
                              cmd::Frames, cmd::Load, cmd::Save, cmd::Zoom, cmd::Pan, cmd::Fit, cmd::SetCell,
-                             cmd::SetStreamMode, cmd::Screenshot, cmd::ExpectAgree, cmd::ExpectHash, cmd::Quit,
-                             cmd::Size, cmd::Density, cmd::Seed, cmd::SameSeed, cmd::GensPerFrame,
+                             cmd::SetStreamMode, cmd::Screenshot, cmd::ExpectAgree, cmd::ExpectHash,
+                             cmd::Quit, cmd::Size, cmd::Density, cmd::Seed, cmd::SameSeed, cmd::GensPerFrame,
                              cmd::GensPerLaunch, cmd::Reset, cmd::Vsync, cmd::Grid, cmd::Panel>;
 
 /// Parses one script line. nullopt for a blank or comment-only line. Throws InputError with the

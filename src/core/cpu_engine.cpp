@@ -52,8 +52,8 @@ void step_row(const std::uint32_t* above, const std::uint32_t* here, const std::
       const bool born = (rule.birth >> n) & 1u;
       const bool stays = (rule.survive >> n) & 1u;
       if (!born && !stays) continue;
-      const std::uint32_t eq = ((n & 1) ? c0 : ~c0) & ((n & 2) ? c1 : ~c1) & ((n & 4) ? c2 : ~c2) &
-                               ((n & 8) ? c3 : ~c3);
+      const std::uint32_t eq =
+          ((n & 1) ? c0 : ~c0) & ((n & 2) ? c1 : ~c1) & ((n & 4) ? c2 : ~c2) & ((n & 8) ? c3 : ~c3);
       if (born) next |= eq & ~alive;
       if (stays) next |= eq & alive;
     }
@@ -138,8 +138,8 @@ std::uint64_t host_memory_available() {
 
 void check_index(std::size_t index, std::size_t size) {
   if (index >= size) {
-    throw InputError("instance " + std::to_string(index) + " does not exist (there are " + std::to_string(size) +
-                     ")");
+    throw InputError("instance " + std::to_string(index) + " does not exist (there are " +
+                     std::to_string(size) + ")");
   }
 }
 
@@ -203,8 +203,8 @@ std::unique_ptr<CpuEngine::Instance> CpuEngine::make_instance(const InstanceSpec
     }
     inst->scratch = Lattice(inst->cells.width(), inst->cells.height());
   } catch (const std::bad_alloc&) {
-    throw InputError("lattice " + std::to_string(w) + "x" + std::to_string(h) + " does not fit in host memory (" +
-                     std::to_string(need >> 20) + " MiB asked)");
+    throw InputError("lattice " + std::to_string(w) + "x" + std::to_string(h) +
+                     " does not fit in host memory (" + std::to_string(need >> 20) + " MiB asked)");
   }
   return inst;
 }

@@ -11,11 +11,16 @@ namespace ls {
 
 std::string_view variant_name(Variant v) {
   switch (v) {
-    case Variant::naive: return "naive";
-    case Variant::global: return "global";
-    case Variant::shared: return "shared";
-    case Variant::iterate: return "iterate";
-    case Variant::bitpacked: return "bitpacked";
+    case Variant::naive:
+      return "naive";
+    case Variant::global:
+      return "global";
+    case Variant::shared:
+      return "shared";
+    case Variant::iterate:
+      return "iterate";
+    case Variant::bitpacked:
+      return "bitpacked";
   }
   return "?";
 }

@@ -53,7 +53,8 @@ std::uint64_t Lattice::population() const {
 }
 
 std::uint64_t Lattice::hash() const {
-  std::uint64_t h = lattice_hash_base(static_cast<std::uint32_t>(width_), static_cast<std::uint32_t>(height_));
+  std::uint64_t h =
+      lattice_hash_base(static_cast<std::uint32_t>(width_), static_cast<std::uint32_t>(height_));
   const int wpr = words_per_row();
   for (int y = 0; y < height_; ++y) {
     const std::uint32_t* r = row(y);

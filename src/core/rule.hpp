@@ -18,9 +18,7 @@ struct Rule {
   static Rule life() { return Rule{}; }
   bool is_life() const { return *this == Rule{}; }
   /// The next state of a cell that is `alive` with `neighbours` live neighbours.
-  bool next(bool alive, int neighbours) const {
-    return ((alive ? survive : birth) >> neighbours) & 1u;
-  }
+  bool next(bool alive, int neighbours) const { return ((alive ? survive : birth) >> neighbours) & 1u; }
   /// Canonical B/S text, e.g. "B3/S23", "B2/S".
   std::string to_string() const;
   friend bool operator==(const Rule& a, const Rule& b) {

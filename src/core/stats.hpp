@@ -18,7 +18,10 @@ class RollingStats {
     if (count_ < samples_.size()) ++count_;
     last_ = value;
   }
-  void clear() { count_ = next_ = 0; last_ = 0; }
+  void clear() {
+    count_ = next_ = 0;
+    last_ = 0;
+  }
   std::size_t count() const { return count_; }
   StatSummary summary() const {
     StatSummary s;

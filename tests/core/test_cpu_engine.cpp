@@ -11,7 +11,9 @@
 namespace ls {
 namespace {
 
-Pattern bundled(const std::string& name) { return load_pattern_file(std::string(LS_SOURCE_DIR) + "/assets/patterns/" + name); }
+Pattern bundled(const std::string& name) {
+  return load_pattern_file(std::string(LS_SOURCE_DIR) + "/assets/patterns/" + name);
+}
 
 Lattice with(const Pattern& p, int w, int h, int x, int y) {
   Lattice l(w, h);

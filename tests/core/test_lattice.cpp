@@ -59,7 +59,8 @@ TEST(Lattice, RandomFillFollowsTheFormulaCellByCell) {
   const FillThreshold t = fill_threshold(0.3);
   for (int y = 0; y < 64; ++y) {
     for (int x = 0; x < 64; ++x) {
-      const bool want = splitmix64(seed ^ splitmix64((std::uint64_t(y) << 32) | std::uint32_t(x))) < t.threshold;
+      const bool want =
+          splitmix64(seed ^ splitmix64((std::uint64_t(y) << 32) | std::uint32_t(x))) < t.threshold;
       ASSERT_EQ(l.get(x, y), want) << x << "," << y;
     }
   }
