@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The whole GPU check in one command, for the device machine (no display, nothing installable):
+# GPU tests, compute-sanitizer suite, `lifestreams bench`, headless app reports and a screenshot.
+# Here:    cmake --preset hopper && cmake --build build-hopper
+#          ../shared/device/bundle.sh .dev build-hopper/lifestreams build-hopper/tests/gpu/ls_gpu_tests \
+#            build-hopper/tests/kernels/ls_kernel_tests build-hopper/tests/gpu/ls_sanitize_suite \
+#            build-hopper/tests/app/ls_app_tests
+# There:   source .dev/env.sh; scripts/device-check.sh "$OUT"      (OUT: where logs and PNGs go)
+set -uo pipefail
+out=${1:-device-check}
+mkdir -p "$out"
+status=0
+step() { echo "== $1"; }
+check() { "$@" || { echo "FAILED: $*"; status=1; }; }
+
+step "device"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+
+step "kernel tests"
+check ls_kernel_tests --gtest_brief=1 >"$out/kernel_tests.log" 2>&1
+tail -n 3 "$out/kernel_tests.log"
+step "engine tests"
+check ls_gpu_tests --gtest_brief=1 >"$out/gpu_tests.log" 2>&1
+tail -n 3 "$out/gpu_tests.log"
+step "app tests (CUDA)"
+check ls_app_tests --gtest_filter='App.*Cuda*:App.Report*' --gtest_brief=1 >"$out/app_tests.log" 2>&1
+tail -n 3 "$out/app_tests.log"
+
+if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
+  step "compute-sanitizer suite"
+  LOG_DIR="$out/sanitize" check scripts/sanitize.sh "$(command -v ls_sanitize_suite)"
+fi
+
+step "bench"
+check lifestreams bench --json "$out/bench.json" >"$out/bench.txt" 2>&1
+cat "$out/bench.txt"
+
+step "headless app"
+check lifestreams --headless --frames 300 --screenshot "$out/default.png" --report "$out/default.json"
+printf 'panel off\nframes 1000\n' >"$out/nopanel.script"
+for n in 16 64; do
+  check lifestreams --headless --instances "$n" --frames 1000 --report "$out/inst$n.json"
+  check lifestreams --headless --instances "$n" --script "$out/nopanel.script" --report "$out/inst$n-nopanel.json"
+done
+check lifestreams --headless --instances 1 --variant bitpacked --width 131072 --height 131072 --frames 200 \
+  --report "$out/big.json"
+for f in "$out"/*.json; do
+  case $f in *bench.json) continue ;; esac
+  printf '%-28s ' "$(basename "$f")"
+  grep -o '"fps": [0-9.e+]*' "$f" | head -n 1
+done
+exit $status
