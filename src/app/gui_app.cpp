@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "app/engine_factory.hpp"
+#include "app/recovery.hpp"
 #include "app/report.hpp"
 #include "app/scene.hpp"
 #include "core/command.hpp"
@@ -79,6 +80,7 @@ struct Options {
   std::string script;
   std::string screenshot;
   std::string report;
+  std::uint64_t snapshot_max_cells = kDefaultSnapshotMaxCells;
 };
 
 /// A script line that failed: exit status 1 (expectation) or 2 (bad input), message names the line.
@@ -153,6 +155,12 @@ void parse_size(const std::string& text, int& w, int& h) {
   h = b;
 }
 
+bool minimised(GLFWwindow* w) {
+  int fw = 0, fh = 0;
+  glfwGetFramebufferSize(w, &fw, &fh);
+  return glfwGetWindowAttrib(w, GLFW_ICONIFIED) == GLFW_TRUE || fw <= 0 || fh <= 0;
+}
+
 std::string config_dir() {
   if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/lifestreams";
   if (const char* home = std::getenv("HOME"); home && *home)
@@ -179,6 +187,7 @@ class App {
 
  private:
   void setup();
+  int loop();
   void setup_imgui();
   void new_imgui_frame();
   void handle_input(std::vector<Command>& commands);
@@ -198,6 +207,7 @@ class App {
   int size_h_ = 900;
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<Scene> scene_;
+  std::unique_ptr<Recovery> recovery_;  // snapshots for a fatal device error
   std::unique_ptr<render::Window> window_;
   std::unique_ptr<render::HeadlessContext> headless_;
   std::unique_ptr<render::OffscreenTarget> offscreen_;
@@ -324,6 +334,9 @@ void App::setup() {
   engine_->set_stream_mode(*mode);
   scene_ = std::make_unique<Scene>(*engine_, settings);
   scene_->populate(options_.instances, options_.pattern);
+  recovery_ = std::make_unique<Recovery>(
+      *engine_, RecoverySettings{options_.snapshot_max_cells, kSnapshotIntervalSeconds,
+                                 fault_frame_from_environment()});
 
   bool cuda = false;
   int cuda_device = -1;
@@ -777,6 +790,15 @@ void App::frame(bool step, const std::optional<std::string>& capture) {
 
 int App::run() {
   setup();
+  // A fatal device error from here on: save the newest snapshots, say where, exit 3.
+  try {
+    return loop();
+  } catch (const DeviceError& e) {
+    return recovery_->save_after_fault(e, std::cerr);
+  }
+}
+
+int App::loop() {
   const long long frame_limit = options_.frames.value_or(options_.headless && !has_script_ ? 120 : -1);
   const auto loop_start = Clock::now();
   while (true) {
@@ -790,12 +812,19 @@ int App::run() {
         has_script_ && script_next_ >= script_.size() && script_frames_left_ == 0 && !still_next_;
     if (script_over && !window_) break;
     if (frame_limit > 0 && figures_.frames >= frame_limit) break;
+    // Minimised: nothing to draw (some platforms give a zero-size framebuffer); wait for events
+    // rather than spin, and let the simulation rest until the window is back.
+    if (window_ && minimised(window_->handle())) {
+      glfwWaitEventsTimeout(0.05);
+      continue;
+    }
 
     const bool still = still_next_;
     still_next_ = false;
     // The last frame is the one --screenshot keeps: its labels and panel must be current.
     if (frame_limit > 0 && figures_.frames + 1 == frame_limit) pacer_.force();
     frame(!still, std::nullopt);
+    recovery_->after_frame(figures_.frames, std::chrono::duration<double>(Clock::now() - loop_start).count());
     if (script_frames_left_ > 0 && !still) --script_frames_left_;
   }
   figures_.seconds = std::chrono::duration<double>(Clock::now() - loop_start).count();
@@ -852,6 +881,9 @@ int gui_main(int argc, char** argv) {
   cli.add_option("--script", o.script, "run the commands in FILE");
   cli.add_option("--screenshot", o.screenshot, "save the last frame as PNG");
   cli.add_option("--report", o.report, "write frame-rate and instance figures as JSON");
+  cli.add_option("--snapshot-max-cells", o.snapshot_max_cells,
+                 "host snapshots (kept every 10 s, saved as RLE after a fatal device error) skip lattices of "
+                 "more cells; 0: none (default 268435456 = 2^28)");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

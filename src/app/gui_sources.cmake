@@ -6,6 +6,7 @@ pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
 add_library(ls_gui_app STATIC
   ${CMAKE_CURRENT_LIST_DIR}/gui_app.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scene.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/recovery.cpp
   ${CMAKE_CURRENT_LIST_DIR}/report.cpp)
 target_include_directories(ls_gui_app PUBLIC ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(ls_gui_app PUBLIC ls_app_cli ls_render ls_ui ls_core

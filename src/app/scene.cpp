@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "app/recovery.hpp"
 #include "core/error.hpp"
 #include "core/lattice.hpp"
 #include "core/pattern.hpp"
@@ -150,14 +151,13 @@ std::string Scene::save(std::size_t index, const std::string& path) {
   check_index(index);
   const std::string target = path.empty() ? render::next_numbered_path("", "lifestreams", ".rle") : path;
   const InstanceStatus s = engine_.status(index);
-  Pattern p = engine_.read(index).to_pattern();
-  p.name = "lifestreams instance " + std::to_string(index);
-  p.comments.push_back("generation " + std::to_string(s.generation) + ", " + std::to_string(s.width) + "x" +
-                       std::to_string(s.height) + " torus");
-  const std::string text = write_rle(p, s.rule.to_string());
+  const Lattice cells = engine_.read(index);
   std::ofstream f(target, std::ios::binary | std::ios::trunc);
   if (!f) throw InputError("save " + target + ": cannot open for writing");
-  f << text;
+  // The whole torus, its size in the rule: loading the file back gives exactly this lattice.
+  write_lattice_rle(f, cells, s.rule, "lifestreams instance " + std::to_string(index),
+                    {"generation " + std::to_string(s.generation) + ", " + std::to_string(s.width) + "x" +
+                     std::to_string(s.height) + " torus"});
   if (!f.flush()) throw InputError("save " + target + ": write failed");
   return target;
 }

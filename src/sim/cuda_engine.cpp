@@ -552,18 +552,25 @@ struct CudaEngine::Impl {
     }
   }
 
-  /// Enqueues a summary of the instance's current state; returns the slot used. Requested in
-  /// consecutive frames (as the app does), it is replayed from a graph per (front buffer, slot).
-  std::size_t request_summary(Instance& inst) {
-    const std::size_t s = inst.next_summary;
-    inst.next_summary = (s + 1) % kSummaryRing;
-    SummarySlot& slot = inst.summaries[s];
-    const cudaStream_t stream = stream_of(inst);
+  /// Enqueues a summary of the instance's current state; returns the slot used, or nothing when
+  /// every slot still waits for the device. Requested in consecutive frames (as the app does), it
+  /// is replayed from a graph per (front buffer, slot).
+  std::optional<std::size_t> request_summary(Instance& inst) {
+    // A skipped request still counts as a frame with a request, so that graph replay goes on.
     if (inst.summary_frame + 1 == frame_count)
       ++inst.summary_frames;
     else if (inst.summary_frame != frame_count)
       inst.summary_frames = 1;
     inst.summary_frame = frame_count;
+    const std::size_t s = inst.next_summary;
+    SummarySlot& slot = inst.summaries[s];
+    // The ring is full when the next slot is still pending. Reusing it would re-record the event
+    // that poll_summaries waits on first, so a host that stays more than kSummaryRing frames ahead
+    // would never see a summary finish: skip this request instead, and let the oldest one land.
+    if (slot.pending) poll_summaries(inst);
+    if (slot.pending) return std::nullopt;
+    inst.next_summary = (s + 1) % kSummaryRing;
+    const cudaStream_t stream = stream_of(inst);
     const SummaryShape shape{inst.layout(), inst.memory.get()};
     if (!(shape == inst.summary_shape)) {
       inst.summary_shape = shape;
@@ -812,11 +819,17 @@ Lattice CudaEngine::read(std::size_t index) {
 StateSummary CudaEngine::summarize(std::size_t index) {
   Impl& e = *impl_;
   Instance& inst = e.at(index);
-  const std::size_t s = e.request_summary(inst);
+  std::optional<std::size_t> s = e.request_summary(inst);
+  if (!s) {
+    // Every slot is in flight: once the stream has drained, the next request gets one.
+    e.sync_stream(e.stream_of(inst));
+    s = e.request_summary(inst);
+    if (!s) throw DeviceError("summarize: no summary slot came free after synchronizing the stream");
+  }
   e.sync_stream(e.stream_of(inst));
   e.poll_summaries(inst);
   const auto* host = inst.results_host.as<const std::uint64_t>();
-  return StateSummary{inst.summaries[s].generation, host[s * kSummaryWords], host[s * kSummaryWords + 1]};
+  return StateSummary{inst.summaries[*s].generation, host[*s * kSummaryWords], host[*s * kSummaryWords + 1]};
 }
 
 void CudaEngine::finish() {
