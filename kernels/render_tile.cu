@@ -130,16 +130,45 @@ __global__ void render_tile(const void* cells, int width, int height, cudaSurfac
     int live = 0;
     int total = 0;
     if (nx <= kMaxSamplesPerAxis && ny <= kMaxSamplesPerAxis) {
-      for (int j = 0; j < ny; ++j)
-        live += count_run<L>(cells, width, wrap(x0, width), nx, wrap(y0 + j, height));
+      const long long xw = wrap(x0, width);
+      long long y = wrap(y0, height);
+      for (int j = 0; j < ny; ++j) {
+        live += count_run<L>(cells, width, xw, nx, y);
+        if (++y == height) y = 0;
+      }
       total = nx * ny;
     } else {
+      // Sample (i, j) is cell (x0 + floor(i * nx / sx), y0 + floor(j * ny / sy)) wrapped, as on
+      // the host; the offsets step by quotient and remainder and wrap by one subtraction (they
+      // are below the side), since 64-bit divisions per sample made huge lattices slow to show.
       const int sx = min(nx, kMaxSamplesPerAxis);
       const int sy = min(ny, kMaxSamplesPerAxis);
+      const long long xw = wrap(x0, width);
+      const long long yw = wrap(y0, height);
+      const int qx = nx / sx, rx = nx % sx;
+      const int qy = ny / sy, ry = ny % sy;
+      int dy = 0, ey = 0;
       for (int j = 0; j < sy; ++j) {
-        const long long y = wrap(y0 + static_cast<long long>(j) * ny / sy, height);
-        for (int i = 0; i < sx; ++i)
-          live += cell_alive<L>(cells, width, wrap(x0 + static_cast<long long>(i) * nx / sx, width), y);
+        long long y = yw + dy;
+        if (y >= height) y -= height;
+        int dx = 0, ex = 0;
+        for (int i = 0; i < sx; ++i) {
+          long long x = xw + dx;
+          if (x >= width) x -= width;
+          live += cell_alive<L>(cells, width, x, y);
+          dx += qx;
+          ex += rx;
+          if (ex >= sx) {
+            ex -= sx;
+            ++dx;
+          }
+        }
+        dy += qy;
+        ey += ry;
+        if (ey >= sy) {
+          ey -= sy;
+          ++dy;
+        }
       }
       total = sx * sy;
     }

@@ -38,6 +38,7 @@
 #include "core/stats.hpp"
 #include "render/headless.hpp"
 #include "render/image.hpp"
+#include "render/layer.hpp"
 #include "render/paths.hpp"
 #include "render/tiles.hpp"
 #include "render/view.hpp"
@@ -81,6 +82,7 @@ struct Options {
   std::string screenshot;
   std::string report;
   std::uint64_t snapshot_max_cells = kDefaultSnapshotMaxCells;
+  std::string display_path = "interop";
 };
 
 /// A script line that failed: exit status 1 (expectation) or 2 (bad input), message names the line.
@@ -201,6 +203,8 @@ class App {
   void frame(bool step, const std::optional<std::string>& capture);
   void framebuffer_size(int& w, int& h) const;
   void take_screenshot(const std::string& path);
+  /// After the frames, for --report: what filling every tile costs by each display path.
+  void measure_display();
 
   Options options_;
   int size_w_ = 1600;
@@ -212,6 +216,9 @@ class App {
   std::unique_ptr<render::HeadlessContext> headless_;
   std::unique_ptr<render::OffscreenTarget> offscreen_;
   std::unique_ptr<render::TileRenderer> renderer_;
+  // The ImGui layer, drawn into only when the UI is rebuilt and blended over every frame
+  // (LS_UI_LAYER=direct draws the ImGui data every frame instead, to measure the difference).
+  std::unique_ptr<render::OverlayLayer> ui_layer_;
   ui::Panel panel_;
   ui::PanelModel model_;
   ui::UiPacer pacer_;
@@ -282,6 +289,9 @@ void App::setup() {
     throw InputError("--frames " + std::to_string(*options_.frames) + ": expected 1 or more");
   const auto mode = parse_stream_mode(options_.stream_mode);
   if (!mode) throw InputError("--stream-mode " + options_.stream_mode + ": expected per-instance or shared");
+  const auto display_path = render::parse_display_path(options_.display_path);
+  if (!display_path)
+    throw InputError("--display-path " + options_.display_path + ": expected interop or textbook");
 
   SceneSettings settings;
   if (options_.width || options_.height) {
@@ -359,6 +369,13 @@ void App::setup() {
     glfwSetDropCallback(window_->handle(), on_drop);
   }
   renderer_ = std::make_unique<render::TileRenderer>(render::find_data_dir("shaders"), cuda);
+  renderer_->set_display_path(*display_path);
+  figures_.display.path = std::string(render::display_path_name(*display_path));
+  figures_.display.buffers = renderer_->buffers();
+  const char* layer = std::getenv("LS_UI_LAYER");
+  if (!(layer && std::string(layer) == "direct"))
+    ui_layer_ = std::make_unique<render::OverlayLayer>(render::find_data_dir("shaders"));
+  figures_.ui.layer = ui_layer_ ? "cached" : "direct";
   setup_imgui();
 
   model_.engine = engine_.get();
@@ -707,6 +724,7 @@ void App::frame(bool step, const std::optional<std::string>& capture) {
   const double now_s = std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
   const bool rebuild = pacer_.due(now_s, !input_.events.empty());
 
+  const auto build_start = Clock::now();
   if (rebuild) {
     new_imgui_frame();
     std::vector<Command> commands;
@@ -739,8 +757,12 @@ void App::frame(bool step, const std::optional<std::string>& capture) {
     // After the step: the labels show the newest finished summaries.
     draw_labels(placements);
     ImGui::Render();
+    ++figures_.ui.rebuilds;
+    figures_.ui.build_ms += ms_since(build_start);
   }
+  const auto update_start = Clock::now();
   renderer_->update(*engine_, placements, scene_->grid(), palette_);
+  figures_.display.update_ms += ms_since(update_start);
 
   if (offscreen_)
     offscreen_->bind();
@@ -755,7 +777,20 @@ void App::frame(bool step, const std::optional<std::string>& capture) {
   glClearColor(r / 255.f, g / 255.f, b / 255.f, 1.f);
   glClear(GL_COLOR_BUFFER_BIT);
   renderer_->draw(placements, fw, fh);
-  if (ImDrawData* draw_data = ImGui::GetDrawData()) ImGui_ImplOpenGL3_RenderDrawData(draw_data);
+  const auto ui_start = Clock::now();
+  if (ImDrawData* draw_data = ImGui::GetDrawData()) {
+    if (!ui_layer_) {
+      ImGui_ImplOpenGL3_RenderDrawData(draw_data);
+    } else {
+      if (rebuild || ui_layer_->width() != fw || ui_layer_->height() != fh) {
+        ui_layer_->begin(fw, fh);
+        ImGui_ImplOpenGL3_RenderDrawData(draw_data);
+        ui_layer_->end();
+      }
+      ui_layer_->composite(fw, fh);
+    }
+  }
+  figures_.ui.draw_ms += ms_since(ui_start);
   render::check_gl("drawing a frame");
 
   // What a person sees, panel included: read before the swap.
@@ -785,6 +820,33 @@ void App::frame(bool step, const std::optional<std::string>& capture) {
     figures_.gpu_span_ms += t.gpu_span_ms;
     figures_.busy_ms += t.busy_ms;
     figures_.concurrency += t.concurrency;
+  }
+}
+
+void App::measure_display() {
+  const StatSummary wait = renderer_->map_wait_ms();
+  if (wait.samples > 0) figures_.display.map_wait_ms = wait.mean;
+  if (engine_->backend() != "cuda") return;
+  const std::vector<render::Placement> placements = scene_->placements();
+  // Both paths in this run, on the same tiles and state. The textbook path copies every lattice
+  // to the host per fill: past 2^31 cells in all it would take seconds, so it is left out then.
+  long long cells = 0;
+  for (std::size_t i = 0; i < engine_->size(); ++i)
+    cells += static_cast<long long>(scene_->lattice_width(i)) * scene_->lattice_height(i);
+  const render::DisplayCost interop = renderer_->measure(*engine_, placements, scene_->grid(), palette_,
+                                                         render::DisplayPath::interop, 0.25, 1000);
+  figures_.display.tiles = interop.tiles;
+  if (interop.frames > 0) {
+    figures_.display.interop_ms_per_tile = interop.ms_per_tile;
+    figures_.display.interop_ms_per_frame = interop.ms_per_frame;
+  }
+  if (cells <= (1LL << 31)) {
+    const render::DisplayCost textbook = renderer_->measure(*engine_, placements, scene_->grid(), palette_,
+                                                            render::DisplayPath::textbook, 0.25, 100);
+    if (textbook.frames > 0) {
+      figures_.display.textbook_ms_per_tile = textbook.ms_per_tile;
+      figures_.display.textbook_ms_per_frame = textbook.ms_per_frame;
+    }
   }
 }
 
@@ -846,6 +908,7 @@ int App::loop() {
     }
     figures_.host_syncs_per_frame =
         figures_.frames > 0 ? syncs_total_ / static_cast<double>(figures_.frames) : 0;
+    measure_display();
     write_report(options_.report, *engine_, figures_);
   }
   return 0;
@@ -884,6 +947,9 @@ int gui_main(int argc, char** argv) {
   cli.add_option("--snapshot-max-cells", o.snapshot_max_cells,
                  "host snapshots (kept every 10 s, saved as RLE after a fatal device error) skip lattices of "
                  "more cells; 0: none (default 268435456 = 2^28)");
+  cli.add_option("--display-path", o.display_path,
+                 "interop (default) or textbook: how CUDA lattices reach the screen (textbook copies "
+                 "each to the host and uploads it with glTexSubImage2D, for comparison)");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -69,6 +69,23 @@ void write_report(const std::string& path, Engine& engine, const RunFigures& f) 
   o << "  \"busy_ms\": " << num(f.busy_ms) << ",\n";
   o << "  \"concurrency\": " << num(f.concurrency) << ",\n";
   o << "  \"host_syncs_per_frame\": " << num(f.host_syncs_per_frame) << ",\n";
+  const DisplayFigures& d = f.display;
+  const auto measured = [](double v) { return v < 0 ? std::string("null") : num(v); };
+  o << "  \"display\": {\"path\": " << json_string(d.path) << ", \"buffers\": " << d.buffers
+    << ", \"update_ms\": " << num(f.frames > 0 ? d.update_ms / static_cast<double>(f.frames) : 0)
+    << ", \"map_wait_ms\": " << measured(d.map_wait_ms) << ", \"tiles\": " << d.tiles
+    << ", \"interop_ms_per_tile\": " << measured(d.interop_ms_per_tile)
+    << ", \"textbook_ms_per_tile\": " << measured(d.textbook_ms_per_tile)
+    << ", \"interop_ms_per_frame\": " << measured(d.interop_ms_per_frame)
+    << ", \"textbook_ms_per_frame\": " << measured(d.textbook_ms_per_frame) << ", \"textbook_over_interop\": "
+    << (d.interop_ms_per_tile > 0 && d.textbook_ms_per_tile > 0
+            ? num(d.textbook_ms_per_tile / d.interop_ms_per_tile)
+            : std::string("null"))
+    << "},\n";
+  const UiFigures& u = f.ui;
+  o << "  \"ui\": {\"layer\": " << json_string(u.layer) << ", \"rebuilds\": " << u.rebuilds
+    << ", \"build_ms\": " << num(u.rebuilds > 0 ? u.build_ms / static_cast<double>(u.rebuilds) : 0)
+    << ", \"draw_ms\": " << num(f.frames > 0 ? u.draw_ms / static_cast<double>(f.frames) : 0) << "},\n";
   o << "  \"instances\": [";
   for (std::size_t i = 0; i < engine.size(); ++i) {
     const InstanceStatus st = engine.status(i);

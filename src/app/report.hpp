@@ -8,6 +8,28 @@
 
 namespace ls::app {
 
+/// The display's cost: the path the frame loop used and, measured after the loop in the same run,
+/// what filling every tile costs by each path (ms_per_tile < 0: not measured).
+struct DisplayFigures {
+  std::string path = "interop";  // the frame loop's display path
+  int buffers = 1;               // textures per tile on the interop path
+  double update_ms = 0;          // host time of filling the tiles, total over all frames
+  double map_wait_ms = -1;       // interop: the render stream's wait in the map call, mean (-1: none)
+  int tiles = 0;
+  double interop_ms_per_tile = -1;
+  double textbook_ms_per_tile = -1;
+  double interop_ms_per_frame = -1;
+  double textbook_ms_per_frame = -1;
+};
+
+/// What the ImGui layer (panel, tile labels) cost the frame loop, host time.
+struct UiFigures {
+  std::string layer = "cached";  // cached: drawn into a texture when rebuilt; direct: every frame
+  long long rebuilds = 0;
+  double build_ms = 0;  // NewFrame .. Render, total over the rebuilds
+  double draw_ms = 0;   // the GL calls that put the layer on screen, total over all frames
+};
+
 /// Figures gathered by the frame loop.
 struct RunFigures {
   long long frames = 0;
@@ -17,10 +39,13 @@ struct RunFigures {
   double busy_ms = 0;
   double concurrency = 0;
   double host_syncs_per_frame = 0;
+  DisplayFigures display;
+  UiFigures ui;
 };
 
 /// Writes {"device", "backend", "frames", "fps", "frame_ms": {"p50", "p95", "p99"}, "gpu_span_ms",
-/// "busy_ms", "concurrency", "host_syncs_per_frame", "instances": [...]} to `path` (overwrites).
+/// "busy_ms", "concurrency", "host_syncs_per_frame", "display": {...}, "ui": {...},
+/// "instances": [...]} to `path` (overwrites).
 /// Blocks on the engine (finish + summarize). Throws InputError when the file cannot be written.
 void write_report(const std::string& path, Engine& engine, const RunFigures& figures);
 

@@ -1,7 +1,11 @@
-// tiles.cpp — tile textures, CUDA–GL interop (register once, map all in one call per frame) and
-// the CPU backend's upload path; draws the tiles as textured quads.
+// tiles.cpp — tile textures, CUDA–GL interop (register once, map all in one call per frame, two
+// textures per tile written on alternate frames), the textbook path it is measured against, the
+// CPU backend's upload path; draws the tiles as textured quads.
 #include "render/tiles.hpp"
 
+#include <array>
+#include <chrono>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "core/cpu_engine.hpp"
@@ -75,24 +79,57 @@ class Surface {
 }  // namespace
 #endif
 
-struct TileRenderer::Tile {
+/// One texture of a tile and, on the interop path, its registration and surface.
+struct TileBuffer {
   GlTexture texture;
-  int width = 0;
-  int height = 0;
 #if defined(LIFESTREAMS_HAVE_CUDA)
   std::unique_ptr<GraphicsResource> resource;
   Surface surface;
+#endif
+};
+
+struct TileRenderer::Tile {
+  // With two buffers, frame f's kernels write one texture while GL may still draw frame f-1's
+  // from the other, so the map never has to wait for the texture being shown.
+  std::array<TileBuffer, 2> buffers;
+  int width = 0;
+  int height = 0;
+#if defined(LIFESTREAMS_HAVE_CUDA)
   cuda::Event rendered;
 #endif
 };
+
+namespace {
+/// Events around one frame's map call on the render stream, read a few frames later.
+struct MapWaitSlot {
+#if defined(LIFESTREAMS_HAVE_CUDA)
+  cuda::Event before{cuda::Event::Create{}};
+  cuda::Event after{cuda::Event::Create{}};
+#endif
+  bool pending = false;
+};
+constexpr std::size_t kMapWaitSlots = 4;
+}  // namespace
 
 struct TileRenderer::Cuda {
 #if defined(LIFESTREAMS_HAVE_CUDA)
   cuda::Stream stream{cuda::Stream::Create{}};
   cuda::Event mapped{cuda::Event::Create{}, false};
   std::vector<cudaGraphicsResource_t> resources;
+  std::array<MapWaitSlot, kMapWaitSlots> map_waits;
+  std::uint64_t frame = 0;
 #endif
 };
+
+std::string_view display_path_name(DisplayPath path) {
+  return path == DisplayPath::interop ? "interop" : "textbook";
+}
+
+std::optional<DisplayPath> parse_display_path(std::string_view name) {
+  if (name == "interop") return DisplayPath::interop;
+  if (name == "textbook") return DisplayPath::textbook;
+  return std::nullopt;
+}
 
 Sampling sampling_for(const Placement& p, bool grid) {
   Sampling s;
@@ -103,12 +140,19 @@ Sampling sampling_for(const Placement& p, bool grid) {
   return s;
 }
 
-TileRenderer::TileRenderer(const std::string& shader_dir, bool cuda) : cuda_(cuda) {
+TileRenderer::TileRenderer(const std::string& shader_dir, bool cuda, int buffers) : cuda_(cuda) {
 #if !defined(LIFESTREAMS_HAVE_CUDA)
   if (cuda) throw DeviceError("this build has no CUDA: tiles can only be drawn from the CPU engine");
 #else
   if (cuda) cuda_state_ = std::make_unique<Cuda>();
 #endif
+  if (buffers == 0) {
+    const char* env = std::getenv("LS_DISPLAY_BUFFERS");
+    buffers = env && std::string(env) == "1" ? 1 : 2;
+  }
+  if (buffers != 1 && buffers != 2) throw InputError("tile buffers must be 1 or 2");
+  // Only the interop path writes through CUDA; host uploads are ordered by GL itself.
+  buffers_ = cuda ? buffers : 1;
   program_ = load_program(shader_dir, "tile.vert", "tile.frag");
   rect_location_ = glGetUniformLocation(program_.get(), "u_rect");
   origin_location_ = glGetUniformLocation(program_.get(), "u_origin");
@@ -145,14 +189,17 @@ void TileRenderer::sync(const std::vector<Placement>& placements) {
     const int h = std::max(1, placements[i].quad.h);
     if (i < tiles_.size() && tiles_[i]->width == w && tiles_[i]->height == h) continue;
     auto tile = std::make_unique<Tile>();
-    tile->texture = make_rgba8_texture(w, h);
     tile->width = w;
     tile->height = h;
+    for (int b = 0; b < buffers_; ++b) {
+      TileBuffer& buffer = tile->buffers[static_cast<std::size_t>(b)];
+      buffer.texture = make_rgba8_texture(w, h);
 #if defined(LIFESTREAMS_HAVE_CUDA)
-    if (cuda_) {
-      tile->resource = std::make_unique<GraphicsResource>(tile->texture.get());
-      tile->rendered = cuda::Event(cuda::Event::Create{}, false);
+      if (cuda_) buffer.resource = std::make_unique<GraphicsResource>(buffer.texture.get());
+#endif
     }
+#if defined(LIFESTREAMS_HAVE_CUDA)
+    if (cuda_) tile->rendered = cuda::Event(cuda::Event::Create{}, false);
 #endif
     if (i < tiles_.size())
       tiles_[i] = std::move(tile);
@@ -170,12 +217,59 @@ void TileRenderer::update(Engine& engine, const std::vector<Placement>& placemen
   }
 #if defined(LIFESTREAMS_HAVE_CUDA)
   if (auto* gpu = dynamic_cast<CudaEngine*>(&engine)) {
+    if (path_ == DisplayPath::textbook) {
+      update_textbook(engine, placements, grid, palette);
+      return;
+    }
     if (!cuda_) throw DeviceError("the tile renderer was made for the CPU engine");
-    update_cuda(*gpu, placements, grid, palette);
+    update_cuda(*gpu, placements, grid, palette, true);
     return;
   }
 #endif
   throw DeviceError("the tile renderer cannot draw the " + engine.backend() + " engine");
+}
+
+DisplayCost TileRenderer::measure(Engine& engine, const std::vector<Placement>& placements, bool grid,
+                                  const Palette& palette, DisplayPath path, double min_seconds,
+                                  int max_frames) {
+  DisplayCost cost;
+#if defined(LIFESTREAMS_HAVE_CUDA)
+  auto* gpu = dynamic_cast<CudaEngine*>(&engine);
+  if (!gpu || !cuda_) return cost;
+  sync(placements);
+  const std::size_t n = std::min(placements.size(), engine.size());
+  if (n == 0) return cost;
+  auto fill = [&] {
+    if (path == DisplayPath::textbook)
+      update_textbook(engine, placements, grid, palette);
+    else
+      update_cuda(*gpu, placements, grid, palette, false);
+  };
+  auto drain = [&] {
+    CUDA_CHECK(cudaStreamSynchronize(cuda_state_->stream.get()));
+    glFinish();
+  };
+  using Clock = std::chrono::steady_clock;
+  engine.finish();
+  drain();
+  fill();  // warm-up: first maps, first launches, host buffers
+  drain();
+  const auto start = Clock::now();
+  int frames = 0;
+  do {
+    fill();
+    ++frames;
+  } while (frames < max_frames && std::chrono::duration<double>(Clock::now() - start).count() < min_seconds);
+  drain();
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  cost.tiles = static_cast<int>(n);
+  cost.frames = frames;
+  cost.ms_per_frame = ms / frames;
+  cost.ms_per_tile = cost.ms_per_frame / static_cast<double>(n);
+#else
+  (void)engine, (void)placements, (void)grid, (void)palette, (void)path, (void)min_seconds, (void)max_frames;
+#endif
+  return cost;
 }
 
 void TileRenderer::update_cpu(CpuEngine& engine, const std::vector<Placement>& placements, bool grid,
@@ -187,29 +281,70 @@ void TileRenderer::update_cpu(CpuEngine& engine, const std::vector<Placement>& p
     engine.begin_display(i);
     render_tile_host(engine.lattice(i), tile.width, tile.height, sampling_for(placements[i], grid), palette,
                      pixels_);
-    glTextureSubImage2D(tile.texture.get(), 0, 0, 0, tile.width, tile.height, GL_RGBA, GL_UNSIGNED_BYTE,
-                        pixels_.data());
+    glTextureSubImage2D(tile.buffers[static_cast<std::size_t>(shown_)].texture.get(), 0, 0, 0, tile.width,
+                        tile.height, GL_RGBA, GL_UNSIGNED_BYTE, pixels_.data());
     engine.end_display(i);
   }
 }
 
+void TileRenderer::update_textbook(Engine& engine, const std::vector<Placement>& placements, bool grid,
+                                   const Palette& palette) {
+  const std::size_t n = std::min(placements.size(), engine.size());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  for (std::size_t i = 0; i < n; ++i) {
+    Tile& tile = *tiles_[i];
+    // The lattice to the host (a blocking copy: the textbook path cannot avoid this sync), its
+    // pixels on the CPU, the upload through GL.
+    const Lattice lattice = engine.read(i);
+    render_tile_host(lattice, tile.width, tile.height, sampling_for(placements[i], grid), palette, pixels_);
+    glTextureSubImage2D(tile.buffers[static_cast<std::size_t>(shown_)].texture.get(), 0, 0, 0, tile.width,
+                        tile.height, GL_RGBA, GL_UNSIGNED_BYTE, pixels_.data());
+  }
+}
+
 #if defined(LIFESTREAMS_HAVE_CUDA)
+void TileRenderer::harvest_map_waits() {
+  for (MapWaitSlot& slot : cuda_state_->map_waits) {
+    if (!slot.pending) continue;
+    // Not finished yet: read in a later frame (cudaEventQuery never blocks).
+    if (cudaEventQuery(slot.after.get()) != cudaSuccess) continue;
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, slot.before.get(), slot.after.get()));
+    map_wait_.add(ms);
+    slot.pending = false;
+  }
+}
+
 void TileRenderer::update_cuda(CudaEngine& engine, const std::vector<Placement>& placements, bool grid,
-                               const Palette& palette) {
+                               const Palette& palette, bool timed) {
   const std::size_t n = std::min(placements.size(), engine.size());
   if (n == 0) return;
   Cuda& c = *cuda_state_;
+  const int next = (shown_ + 1) % buffers_;
+  const auto b = static_cast<std::size_t>(next);
   c.resources.clear();
-  for (std::size_t i = 0; i < n; ++i) c.resources.push_back(tiles_[i]->resource->get());
+  for (std::size_t i = 0; i < n; ++i) c.resources.push_back(tiles_[i]->buffers[b].resource->get());
   const cudaStream_t stream = c.stream.get();
+  MapWaitSlot* wait = nullptr;
+  if (timed) {
+    harvest_map_waits();
+    wait = &c.map_waits[c.frame++ % kMapWaitSlots];
+    if (wait->pending) wait = nullptr;  // still in flight: this frame goes unmeasured
+  }
+  if (wait) wait->before.record(stream);
   // One map for all tiles: mapping each on its own stream costs ~60x more.
   CUDA_CHECK(cudaGraphicsMapResources(static_cast<int>(n), c.resources.data(), stream));
+  if (wait) {
+    wait->after.record(stream);
+    wait->pending = true;
+  }
   c.mapped.record(stream);
   for (std::size_t i = 0; i < n; ++i) {
     Tile& tile = *tiles_[i];
+    TileBuffer& buffer = tile.buffers[b];
     cudaArray_t array = nullptr;
-    CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, tile.resource->get(), 0, 0));
-    const cudaSurfaceObject_t surface = tile.surface.get(array);
+    CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, buffer.resource->get(), 0, 0));
+    const cudaSurfaceObject_t surface = buffer.surface.get(array);
     const DeviceLatticeView v = engine.device_view(i);
     const Sampling s = sampling_for(placements[i], grid);
     kernels::TileView tv;
@@ -222,17 +357,19 @@ void TileRenderer::update_cuda(CudaEngine& engine, const std::vector<Placement>&
     tv.grid_rgba = palette.grid;
     // The render kernel runs on the instance's own stream, after its step work, once mapped.
     CUDA_CHECK(cudaStreamWaitEvent(v.stream, c.mapped.get(), 0));
-    engine.begin_display(i);
+    if (timed) engine.begin_display(i);
     kernels::launch_render_tile(v.layout, v.cells, v.width, v.height, surface, tile.width, tile.height, tv,
                                 v.stream);
-    engine.end_display(i);
+    if (timed) engine.end_display(i);
     tile.rendered.record(v.stream);
     CUDA_CHECK(cudaStreamWaitEvent(stream, tile.rendered.get(), 0));
   }
   CUDA_CHECK(cudaGraphicsUnmapResources(static_cast<int>(n), c.resources.data(), stream));
+  shown_ = next;
 }
 #else
-void TileRenderer::update_cuda(CudaEngine&, const std::vector<Placement>&, bool, const Palette&) {
+void TileRenderer::harvest_map_waits() {}
+void TileRenderer::update_cuda(CudaEngine&, const std::vector<Placement>&, bool, const Palette&, bool) {
   throw DeviceError("this build has no CUDA");
 }
 #endif
@@ -250,7 +387,7 @@ void TileRenderer::draw(const std::vector<Placement>& placements, int fb_width, 
     const float bottom = 1.f - 2.f * (q.y + tiles_[i]->height) / fb_height;
     glUniform4f(rect_location_, left, bottom, right, top);
     glUniform2i(origin_location_, q.x, fb_height - 1 - q.y);
-    glBindTextureUnit(0, tiles_[i]->texture.get());
+    glBindTextureUnit(0, tiles_[i]->buffers[static_cast<std::size_t>(shown_)].texture.get());
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   }
   glBindVertexArray(0);

@@ -1,16 +1,20 @@
 // tiles.hpp — the render side of the instances: one Tile per instance owns its tile-sized RGBA8
-// texture (and, with CUDA, the texture's graphics resource, registered once); TileRenderer fills
-// them every frame (CUDA render kernels through interop, or host pixels on the CPU backend) and
-// draws them as quads with the GLSL program from shaders/.
+// textures (with CUDA two, each with its graphics resource registered once, written on alternate
+// frames); TileRenderer fills them every frame (CUDA render kernels through interop, the
+// textbook path for comparison, or host pixels on the CPU backend) and draws them as quads with
+// the GLSL program from shaders/.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/engine.hpp"
+#include "core/stats.hpp"
 #include "render/gl.hpp"
 #include "render/tile_pixels.hpp"
 #include "render/view.hpp"
@@ -22,12 +26,30 @@ class CudaEngine;
 
 namespace ls::render {
 
+/// How a CUDA engine's lattices reach the tiles. interop: a render kernel per tile writes its
+/// mapped texture (all mapped in one call); textbook: each lattice is copied to the host, its
+/// pixels are made on the CPU (render_tile_host) and uploaded with glTextureSubImage2D — the
+/// path interop is measured against. The CPU engine always uploads host pixels.
+enum class DisplayPath { interop, textbook };
+std::string_view display_path_name(DisplayPath path);
+std::optional<DisplayPath> parse_display_path(std::string_view name);
+
+/// What filling every tile once costs by one path, measured outside the frame loop.
+struct DisplayCost {
+  int tiles = 0;
+  int frames = 0;           // fills timed (after one untimed warm-up)
+  double ms_per_frame = 0;  // wall time per fill of all tiles, until the GPU has finished
+  double ms_per_tile = 0;
+};
+
 /// Draws and fills the tiles. Needs a current GL context for its whole life.
 class TileRenderer {
  public:
   /// Loads tile.vert / tile.frag from `shader_dir`. `cuda`: the tiles are filled by CUDA kernels
-  /// (the engine's device must be current and interoperable with the GL context).
-  TileRenderer(const std::string& shader_dir, bool cuda);
+  /// (the engine's device must be current and interoperable with the GL context). `buffers`: 1 or
+  /// 2 textures per tile on the interop path; with 2 the kernels write the texture GL is not
+  /// drawing this frame (the default; LS_DISPLAY_BUFFERS=1 in the environment picks 1, to measure).
+  TileRenderer(const std::string& shader_dir, bool cuda, int buffers = 0);
   ~TileRenderer();
   TileRenderer(const TileRenderer&) = delete;
   TileRenderer& operator=(const TileRenderer&) = delete;
@@ -37,9 +59,26 @@ class TileRenderer {
   void sync(const std::vector<Placement>& placements);
 
   /// Fills every tile from the engine: CpuEngine (host pixels + glTextureSubImage2D) or
-  /// CudaEngine (all resources mapped in one call, one render kernel per tile on its instance's
-  /// stream, one unmap). Brackets each tile with engine.begin_display/end_display.
+  /// CudaEngine by the display path (interop: all resources mapped in one call, one render
+  /// kernel per tile on its instance's stream, one unmap; the interop work of each tile is
+  /// bracketed with engine.begin_display/end_display).
   void update(Engine& engine, const std::vector<Placement>& placements, bool grid, const Palette& palette);
+
+  /// The path update() takes with a CUDA engine (default interop).
+  void set_display_path(DisplayPath path) { path_ = path; }
+  DisplayPath display_path() const { return path_; }
+  int buffers() const { return buffers_; }
+
+  /// Fills every tile by `path` again and again from the engine's current state (no steps, no
+  /// display brackets) for at least `min_seconds` (at least one fill after a warm-up, at most
+  /// `max_frames`), waits for the GPU, and returns the cost. Blocks: not for the frame loop.
+  /// Empty (tiles 0) on the CPU engine.
+  DisplayCost measure(Engine& engine, const std::vector<Placement>& placements, bool grid,
+                      const Palette& palette, DisplayPath path, double min_seconds, int max_frames);
+
+  /// Interop, in the frame loop: how long the render stream waited in the one map call (GL
+  /// releasing the textures), from events read a few frames late without blocking.
+  StatSummary map_wait_ms() const { return map_wait_.summary(); }
 
   /// Draws the tiles into the bound framebuffer (fb_width x fb_height pixels).
   void draw(const std::vector<Placement>& placements, int fb_width, int fb_height);
@@ -52,9 +91,16 @@ class TileRenderer {
   void update_cpu(CpuEngine& engine, const std::vector<Placement>& placements, bool grid,
                   const Palette& palette);
   void update_cuda(CudaEngine& engine, const std::vector<Placement>& placements, bool grid,
-                   const Palette& palette);
+                   const Palette& palette, bool timed);
+  void update_textbook(Engine& engine, const std::vector<Placement>& placements, bool grid,
+                       const Palette& palette);
+  void harvest_map_waits();
 
   bool cuda_;
+  int buffers_ = 1;
+  int shown_ = 0;  // the texture of each tile that draw() shows
+  DisplayPath path_ = DisplayPath::interop;
+  RollingStats map_wait_;
   GlProgram program_;
   GlVertexArray vao_;
   GLint rect_location_ = -1;

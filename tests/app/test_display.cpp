@@ -1,0 +1,140 @@
+// test_display.cpp — how the tiles and the ImGui layer reach the screen: the cached ImGui layer
+// looks as drawing ImGui directly does, the interop render kernels draw the same pixels as the
+// textbook path (host copy + the CPU twin + glTexSubImage2D), and --report gives both paths' cost.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <regex>
+#include <string>
+
+#include "app_test_util.hpp"
+#include "render/view.hpp"
+
+namespace ls::test {
+namespace {
+
+bool have_cuda(const ScratchDir& dir) {
+  return shell(dir, quoted_app() + " run --backend cuda --width 32 --height 32 --generations 0") == 0;
+}
+
+// The largest difference of any colour channel between two same-sized images, and how many
+// pixels differ at all.
+struct Difference {
+  int max = 0;
+  long long pixels = 0;
+};
+Difference compare(const Png& a, const Png& b) {
+  Difference d;
+  for (std::size_t i = 0; i < a.rgb.size(); i += 3) {
+    int m = 0;
+    for (std::size_t c = 0; c < 3; ++c) m = std::max(m, std::abs(int(a.rgb[i + c]) - int(b.rgb[i + c])));
+    d.max = std::max(d.max, m);
+    d.pixels += m > 0;
+  }
+  return d;
+}
+
+// Tile labels (translucent boxes, antialiased text) over a paused scene, drawn once through the
+// cached layer and once directly: the layer holds premultiplied colour, so blending it over the
+// tiles gives what blending each ImGui triangle did, up to one level of rounding per channel.
+TEST(Display, CachedImGuiLayerLooksLikeDrawingImGuiDirectly) {
+  ScratchDir dir;
+  dir.write("labels.script", "pause\npanel off\nsize 256 256\ninstances 3\nstep 5\nscreenshot s.png\nquit\n");
+  for (const char* layer : {"direct", "cached"}) {
+    ASSERT_EQ(shell(dir, std::string("env -u DISPLAY LS_UI_LAYER=") + layer + " " + quoted_app() +
+                             " --headless --backend cpu --size 640x360 --script labels.script && mv s.png " +
+                             layer + ".png"),
+              0)
+        << dir.read("out.txt");
+  }
+  const Png direct = load_png(dir.file("direct.png"));
+  const Png cached = load_png(dir.file("cached.png"));
+  ASSERT_TRUE(direct.ok() && cached.ok());
+  ASSERT_EQ(direct.width, cached.width);
+  ASSERT_EQ(direct.height, cached.height);
+  const Difference d = compare(direct, cached);
+  EXPECT_LE(d.max, 1) << d.pixels << " pixels differ";
+  // The labels are there: their text is light on a dark box over the tile.
+  const auto rects = render::layout_tiles(render::Rect{0, 0, 640, 360}, 3, 256, 256);
+  int light = 0;
+  for (int y = rects[0].y; y < rects[0].y + 30; ++y)
+    for (int x = rects[0].x; x < rects[0].x + 60; ++x) light += (cached.at(x, y) & 0xff) > 180;
+  EXPECT_GT(light, 20) << "no label text in tile 0";
+}
+
+TEST(Display, ReportSaysHowTheFrameWasDrawn) {
+  ScratchDir dir;
+  ASSERT_EQ(shell(dir, "env -u DISPLAY " + quoted_app() +
+                           " --headless --backend cpu --width 256 --height 256 --instances 2 --frames 6 "
+                           "--size 640x360 --report r.json"),
+            0)
+      << dir.read("out.txt");
+  const std::string r = dir.read("r.json");
+  for (const char* field : {"\"display\": {\"path\": \"interop\"", "\"update_ms\"", "\"map_wait_ms\": null",
+                            "\"interop_ms_per_tile\"", "\"textbook_ms_per_tile\"",
+                            "\"textbook_over_interop\"", "\"ui\": {\"layer\": \"cached\"", "\"rebuilds\"",
+                            "\"build_ms\"", "\"draw_ms\"", "\"instances\"", "\"hash\""})
+    EXPECT_NE(r.find(field), std::string::npos) << field << " missing in\n" << r;
+  EXPECT_EQ(shell(dir, quoted_app() + " --headless --backend cpu --display-path pci --frames 1"), 2);
+  EXPECT_NE(dir.read("out.txt").find("--display-path pci"), std::string::npos) << dir.read("out.txt");
+}
+
+// Every way a tile samples its lattice (zoomed far out by regular samples, zoomed out by counts,
+// zoomed in, with grid lines) on both layouts (bytes: global, shared, iterate; bits: bitpacked):
+// the render kernels write the very pixels the textbook path makes on the host.
+TEST(Display, InteropDrawsTheSamePixelsAsTheTextbookPath) {
+  ScratchDir dir;
+  if (!have_cuda(dir)) GTEST_SKIP() << "no usable CUDA device: " << dir.read("out.txt");
+  // 8 tiles of about 235 pixels show 8192 cells: about 35 cells per pixel, past the 32 samples
+  // per axis where the kernel stops counting every cell.
+  dir.write("views.script",
+            "pause\npanel off\nsize 8192 8192\ninstances 8\nstep 3\nzoom 1 0.3\nzoom 2 4\nzoom 3 8\n"
+            "screenshot views.png\nquit\n");
+  for (const char* path : {"interop", "textbook"}) {
+    ASSERT_EQ(shell(dir, quoted_app() + " --headless --backend cuda --size 960x540 --display-path " + path +
+                             " --script views.script && mv views.png " + path + ".png"),
+              0)
+        << dir.read("out.txt");
+  }
+  const Png interop = load_png(dir.file("interop.png"));
+  const Png textbook = load_png(dir.file("textbook.png"));
+  ASSERT_TRUE(interop.ok() && textbook.ok());
+  const auto rects = render::layout_tiles(render::Rect{0, 0, 960, 540}, 8, 8192, 8192);
+  ASSERT_EQ(rects.size(), 8u);
+  long long compared = 0;
+  for (std::size_t t = 0; t < rects.size(); ++t) {
+    const render::Rect& r = rects[t];
+    int differ = 0;
+    // Below the label (its population may be pending in one run and known in the other).
+    for (int y = r.y + 48; y < r.y + r.h; ++y)
+      for (int x = r.x; x < r.x + r.w; ++x) {
+        differ += interop.at(x, y) != textbook.at(x, y);
+        ++compared;
+      }
+    EXPECT_EQ(differ, 0) << "tile " << t;
+  }
+  EXPECT_GT(compared, 8 * 150 * 150);
+}
+
+TEST(Display, ReportGivesBothDisplayPathsCostInOneRun) {
+  ScratchDir dir;
+  if (!have_cuda(dir)) GTEST_SKIP() << "no usable CUDA device: " << dir.read("out.txt");
+  ASSERT_EQ(shell(dir, quoted_app() + " --headless --backend cuda --instances 4 --frames 30 --report r.json"),
+            0)
+      << dir.read("out.txt");
+  const std::string r = dir.read("r.json");
+  const std::regex cost("\"interop_ms_per_tile\": ([0-9.e+-]+), \"textbook_ms_per_tile\": ([0-9.e+-]+)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r, m, cost)) << r;
+  const double interop = std::stod(m[1]), textbook = std::stod(m[2]);
+  EXPECT_GT(interop, 0);
+  // Copying to the host and back can never be the cheaper way.
+  EXPECT_GT(textbook, interop) << r;
+  EXPECT_NE(r.find("\"tiles\": 4"), std::string::npos) << r;
+  EXPECT_NE(r.find("\"buffers\": 2"), std::string::npos) << r;
+  EXPECT_EQ(r.find("\"map_wait_ms\": null"), std::string::npos) << r;
+}
+
+}  // namespace
+}  // namespace ls::test
