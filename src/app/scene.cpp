@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <new>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -27,6 +29,8 @@ std::string hex(std::uint64_t v) {
 }
 
 long long round_up_32(long long v) { return (v + 31) / 32 * 32; }
+
+constexpr long long kMaxStep = 1'000'000'000;  // as the script parser allows
 
 }  // namespace
 
@@ -136,9 +140,16 @@ void Scene::load(std::size_t index, const std::string& path) {
     }
   }
   check_lattice_size(w, h);
-  Lattice lattice(static_cast<int>(w), static_cast<int>(h));
-  lattice.place_centred(pattern);
-  InstanceSpec spec = spec_of(index, std::move(lattice));
+  // A file may name a torus far larger than memory: say so rather than let bad_alloc end the app.
+  std::optional<Lattice> lattice;
+  try {
+    lattice.emplace(static_cast<int>(w), static_cast<int>(h));
+  } catch (const std::bad_alloc&) {
+    throw InputError(path + ": its " + std::to_string(w) + "x" + std::to_string(h) + " torus needs " +
+                     std::to_string((w * h / 8) >> 20) + " MiB of host memory, more than can be had");
+  }
+  lattice->place_centred(pattern);
+  InstanceSpec spec = spec_of(index, std::move(*lattice));
   spec.width = static_cast<int>(w);
   spec.height = static_cast<int>(h);
   spec.rule = rule;
@@ -224,6 +235,15 @@ void Scene::expect_hash(std::size_t index, std::uint64_t hash) {
 }
 
 Effects Scene::execute(const Command& command) {
+  try {
+    return apply(command);
+  } catch (const std::bad_alloc&) {
+    // The engines and the commands above keep their state on any exception; the app keeps running.
+    throw InputError("not enough host memory for that");
+  }
+}
+
+Effects Scene::apply(const Command& command) {
   Effects fx;
   std::visit(
       [&](const auto& c) {
@@ -251,6 +271,10 @@ Effects Scene::execute(const Command& command) {
         } else if constexpr (std::is_same_v<T, cmd::Run>) {
           paused_ = false;
         } else if constexpr (std::is_same_v<T, cmd::Step>) {
+          // Commands from the panel skip the script parser's range checks: the executor checks too.
+          if (c.generations < 1 || c.generations > kMaxStep)
+            throw InputError("step: generation count must be in 1.." + std::to_string(kMaxStep) + ", got " +
+                             std::to_string(c.generations));
           // Chunks bound how much work one call enqueues.
           for (long long left = c.generations; left > 0;) {
             const int n = static_cast<int>(std::min<long long>(left, 4096));
@@ -258,6 +282,8 @@ Effects Scene::execute(const Command& command) {
             left -= n;
           }
         } else if constexpr (std::is_same_v<T, cmd::Frames>) {
+          if (c.count < 1)
+            throw InputError("frames: frame count must be 1 or more, got " + std::to_string(c.count));
           fx.frames = c.count;
         } else if constexpr (std::is_same_v<T, cmd::Load>) {
           load(c.index, c.path);
@@ -265,12 +291,17 @@ Effects Scene::execute(const Command& command) {
         } else if constexpr (std::is_same_v<T, cmd::Save>) {
           fx.message = "saved instance " + std::to_string(c.index) + " to " + save(c.index, c.path);
         } else if constexpr (std::is_same_v<T, cmd::Zoom>) {
+          if (!(c.pixels_per_cell >= 1.0 / 4096 && c.pixels_per_cell <= 4096))
+            throw InputError("zoom must be in 1/4096..4096 pixels per cell, got " +
+                             std::to_string(c.pixels_per_cell));
           const auto rects = tile_rects();
           for (std::size_t i : targets(c.target)) {
             const render::Rect r = i < rects.size() ? rects[i] : area_;
             render::set_zoom(views_[i], r, dims_[i].first, dims_[i].second, c.pixels_per_cell);
           }
         } else if constexpr (std::is_same_v<T, cmd::Pan>) {
+          if (!std::isfinite(c.dx) || !std::isfinite(c.dy))
+            throw InputError("pan: DX and DY must be finite numbers");
           const auto rects = tile_rects();
           for (std::size_t i : targets(c.target)) {
             const render::Rect r = i < rects.size() ? rects[i] : area_;
@@ -281,7 +312,7 @@ Effects Scene::execute(const Command& command) {
         } else if constexpr (std::is_same_v<T, cmd::SetCell>) {
           check_index(c.index);
           const auto [w, h] = dims_[c.index];
-          if (c.x >= w || c.y >= h) {
+          if (c.x < 0 || c.y < 0 || c.x >= w || c.y >= h) {
             throw InputError("set: cell (" + std::to_string(c.x) + ", " + std::to_string(c.y) +
                              ") is outside instance " + std::to_string(c.index) + "'s " + std::to_string(w) +
                              "x" + std::to_string(h) + " lattice");

@@ -84,6 +84,7 @@ class Scene {
   std::optional<std::pair<int, int>> cell_at(std::size_t i, double px, double py) const;
 
  private:
+  Effects apply(const Command& command);
   InstanceSpec new_spec(std::size_t index) const;
   InstanceSpec spec_of(std::size_t index, InitialState init) const;
   void check_index(std::size_t index) const;

@@ -1,0 +1,304 @@
+// test_inputs.cpp — every input a person can give the running app, bad: dropped files of any kind
+// (missing, a directory, empty, binary, huge, a FIFO, a device, text that is no pattern, patterns
+// too large or with a bad rule), rule text, sizes, instance counts, script lines, and commands the
+// panel builds directly. Each is refused with one line naming the problem, and the scene keeps
+// exactly the state it had: every instance's cells, generation, variant, rule and view, and the
+// settings new instances get.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "app/scene.hpp"
+#include "app_test_util.hpp"
+#include "core/cpu_engine.hpp"
+#include "core/error.hpp"
+
+namespace ls::app {
+namespace {
+
+/// Everything a command could change.
+struct State {
+  std::vector<std::uint64_t> hashes;
+  std::vector<std::uint64_t> generations;
+  std::vector<Variant> variants;
+  std::vector<std::string> rules;
+  std::vector<int> ks;
+  std::vector<std::pair<int, int>> dims;
+  std::vector<std::string> views;
+  std::string settings;
+  bool paused = false, grid = false, panel = false;
+  friend bool operator==(const State&, const State&) = default;
+};
+
+State state_of(CpuEngine& engine, const Scene& scene) {
+  State s;
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    const InstanceStatus st = engine.status(i);
+    s.hashes.push_back(engine.summarize(i).hash);
+    s.generations.push_back(st.generation);
+    s.variants.push_back(st.variant);
+    s.rules.push_back(st.rule.to_string());
+    s.ks.push_back(st.generations_per_launch);
+    s.dims.emplace_back(scene.lattice_width(i), scene.lattice_height(i));
+  }
+  for (const render::Placement& p : scene.placements())
+    s.views.push_back(std::to_string(p.origin_x) + "," + std::to_string(p.origin_y) + "," +
+                      std::to_string(p.pixels_per_cell));
+  const SceneSettings& st = scene.settings();
+  s.settings = std::to_string(st.width) + " " + std::to_string(st.height) + " " + std::to_string(st.density) +
+               " " + std::to_string(st.seed) + " " + std::to_string(st.same_seed) + " " +
+               std::to_string(st.generations_per_frame) + " " + std::to_string(st.generations_per_launch) +
+               " " + st.rule.to_string() + " " +
+               (st.variant ? std::string(variant_name(*st.variant)) : "cycle");
+  s.paused = scene.paused();
+  s.grid = scene.grid();
+  s.panel = scene.panel_visible();
+  return s;
+}
+
+class InputsTest : public ::testing::Test {
+ protected:
+  InputsTest() : engine(2), scene(engine, settings()) {
+    scene.set_area(render::Rect{0, 0, 800, 600});
+    scene.populate(3, "");
+    run("step 6");
+    run("rule 1 B36/S23");
+    run("variant 2 naive");
+    run("zoom 0 3");
+    run("pan 0 5 -7");
+    run("pause");
+    before = state_of(engine, scene);
+  }
+  static SceneSettings settings() {
+    SceneSettings s;
+    s.width = 96;
+    s.height = 64;
+    return s;
+  }
+  void run(const std::string& line) { scene.execute(parse_command(line).value()); }
+
+  /// `command` is refused with an InputError of one line containing `fragment`; nothing changed.
+  void expect_refused(const Command& command, const std::string& what, const std::string& fragment) {
+    SCOPED_TRACE(what);
+    try {
+      scene.execute(command);
+      ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+      EXPECT_NE(message.find(fragment), std::string::npos) << "'" << fragment << "' not in: " << message;
+      EXPECT_LT(message.size(), 400u) << message;
+    }
+    EXPECT_TRUE(state_of(engine, scene) == before);
+  }
+
+  /// A script line refused by the parser (so it never reaches the scene) with one line naming it.
+  void expect_bad_line(const std::string& line, const std::string& fragment) {
+    SCOPED_TRACE(line.substr(0, 80));
+    try {
+      const auto parsed = parse_command(line);
+      ADD_FAILURE() << "parsed";
+      if (parsed) scene.execute(*parsed);
+    } catch (const InputError& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+      EXPECT_NE(message.find(fragment), std::string::npos)
+          << "'" << fragment << "' not in: " << message.substr(0, 400);
+    }
+  }
+
+  CpuEngine engine;
+  Scene scene;
+  State before;
+};
+
+// Files dropped on a tile (the drop becomes `load I PATH`), of every kind that is not a pattern
+// the app can hold.
+TEST_F(InputsTest, DroppedFilesOfAnyKind) {
+  test::ScratchDir dir;
+  namespace fs = std::filesystem;
+  dir.write("empty.rle", "");
+  dir.write("nul.rle", std::string("x = 3, y = 3\n\0bo$2bo$3o!", 24));
+  dir.write("photo.png", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
+  dir.write("high-bytes.cells", "\xc3\xa9\xff\xfe\x80 not a pattern\n");
+  dir.write("prose.txt", "Dear diary, today I dropped a letter on a Life lattice.\n");
+  dir.write("json.rle", "{\"x\": 3, \"y\": 3}\n");
+  dir.write("bad-rule.rle", "x = 3, y = 3, rule = B9/S\nbo$2bo$3o!\n");
+  dir.write("odd-torus.rle", "x = 3, y = 3, rule = B3/S23:T100,100\nbo$2bo$3o!\n");
+  dir.write("other-topology.rle", "x = 3, y = 3, rule = B3/S23:K64,64\nbo$2bo$3o!\n");
+  dir.write("three-states.rle", "x = 3, y = 3, rule = B3/S23\nbB$2bo$3o!\n");
+  dir.write("outside.rle", "x = 2, y = 2\n3o!\n");
+  dir.write("absurd.rle", "x = 2000000, y = 2000000\no!\n");
+  dir.write("too-wide.rle", "x = 1048576, y = 3\no!\n");
+  dir.write("overflow.rle", "x = 3, y = 3\n99999999999999999999o!\n");
+  dir.write("bad.cells", "..O\n.X.\n");
+  // A sparse file past the 64 MiB limit: no disk used, and the app must not read it all.
+  { std::ofstream(dir.file("huge.rle")) << "x = 1, y = 1\no!\n"; }
+  fs::resize_file(dir.file("huge.rle"), (std::uintmax_t{64} << 20) + 1);
+  ASSERT_EQ(mkfifo(dir.file("fifo.rle").c_str(), 0600), 0);
+  fs::create_directory(dir.file("folder.rle"));
+
+  const std::pair<std::string, std::string> cases[] = {
+      {dir.file("missing.rle"), "no such file"},
+      {dir.file("folder.rle"), "is a directory"},
+      {dir.path().string(), "is a directory"},
+      {dir.file("empty.rle"), "empty file"},
+      {dir.file("nul.rle"), "binary file"},
+      {dir.file("photo.png"), "binary file"},
+      {dir.file("high-bytes.cells"), "high-bytes.cells: line 1"},
+      {dir.file("prose.txt"), "prose.txt: line 1"},
+      {dir.file("json.rle"), "json.rle: line 1"},
+      {dir.file("bad-rule.rle"), "bad-rule.rle: line 1, column 23: bad rule"},
+      {dir.file("odd-torus.rle"), "100x100"},
+      {dir.file("other-topology.rle"), "other-topology.rle"},
+      {dir.file("three-states.rle"), "three-states.rle: line 2"},
+      {dir.file("outside.rle"), "outside.rle: line 2"},
+      {dir.file("absurd.rle"), "absurd.rle"},
+      {dir.file("too-wide.rle"), "not allowed"},
+      {dir.file("overflow.rle"), "overflow.rle: line 2"},
+      {dir.file("bad.cells"), "bad.cells: line 2"},
+      {dir.file("huge.rle"), "file too large"},
+      {dir.file("fifo.rle"), "not a regular file"},
+      {"/dev/zero", "not a regular file"},
+      {"", "no such file"},
+  };
+  for (const auto& [path, fragment] : cases) expect_refused(cmd::Load{1, path}, "load " + path, fragment);
+  // Dropped on a tile that went away (the drop and a removal in one frame).
+  expect_refused(cmd::Load{3, dir.file("empty.rle")}, "load into instance 3", "instance 3 does not exist");
+}
+
+// A pattern whose torus does not fit in memory: refused with what was asked and what is free.
+TEST_F(InputsTest, PatternTooLargeForMemory) {
+  test::ScratchDir dir;
+  dir.write("vast.rle", "x = 1, y = 1, rule = B3/S23:T1048576,1048576\no!\n");
+  expect_refused(cmd::Load{0, dir.file("vast.rle")}, "vast torus", "MiB");
+}
+
+// Commands as the panel builds them, bypassing the script parser's range checks.
+TEST_F(InputsTest, OutOfRangeCommandsFromThePanel) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  expect_refused(cmd::Instances{0}, "instances 0", "1..64");
+  expect_refused(cmd::Instances{65}, "instances 65", "1..64");
+  expect_refused(cmd::Instances{-3}, "instances -3", "1..64");
+  expect_refused(cmd::Size{100, 96}, "size 100 96", "multiples of 32");
+  expect_refused(cmd::Size{0, 32}, "size 0 32", "multiples of 32");
+  expect_refused(cmd::Size{-32, 32}, "size -32 32", "multiples of 32");
+  expect_refused(cmd::Size{1 << 21, 32}, "size 2^21 32", "multiples of 32");
+  expect_refused(cmd::Size{1 << 20, 1 << 20}, "size 2^20 2^20", "MiB");
+  expect_refused(cmd::Density{1.5}, "density 1.5", "density");
+  expect_refused(cmd::Density{-0.1}, "density -0.1", "density");
+  expect_refused(cmd::Density{nan}, "density NaN", "density");
+  expect_refused(cmd::GensPerFrame{0}, "generations per frame 0", "1..1024");
+  expect_refused(cmd::GensPerFrame{1025}, "generations per frame 1025", "1..1024");
+  expect_refused(cmd::GensPerLaunch{Target{true, 0}, 0}, "k 0", "1..64");
+  expect_refused(cmd::GensPerLaunch{Target{false, 1}, 65}, "k 65", "1..64");
+  expect_refused(cmd::Step{-5}, "step -5", "step");
+  expect_refused(cmd::Frames{-1}, "frames -1", "frame");
+  expect_refused(cmd::Zoom{Target{false, 0}, 0.0}, "zoom 0", "zoom");
+  expect_refused(cmd::Zoom{Target{false, 0}, -2.0}, "zoom -2", "zoom");
+  expect_refused(cmd::Zoom{Target{true, 0}, nan}, "zoom NaN", "zoom");
+  expect_refused(cmd::Zoom{Target{true, 0}, inf}, "zoom inf", "zoom");
+  expect_refused(cmd::Pan{Target{false, 0}, nan, 0}, "pan NaN", "pan");
+  expect_refused(cmd::Pan{Target{true, 0}, 0, inf}, "pan inf", "pan");
+  expect_refused(cmd::SetCell{0, -1, 0, true}, "set -1 0", "outside");
+  expect_refused(cmd::SetCell{0, 0, 64, true}, "set 0 64", "outside");
+  expect_refused(cmd::SetCell{5, 0, 0, true}, "set on instance 5", "instance 5 does not exist");
+  expect_refused(cmd::SetVariant{Target{false, 3}, Variant::naive}, "variant on instance 3",
+                 "does not exist");
+  expect_refused(cmd::SetRule{Target{false, 9}, Rule::life()}, "rule on instance 9", "does not exist");
+  expect_refused(cmd::Reset{Target{false, 3}}, "reset 3", "does not exist");
+  expect_refused(cmd::Save{7, ""}, "save 7", "does not exist");
+  expect_refused(cmd::Fit{Target{false, 4}}, "fit 4", "does not exist");
+  expect_refused(cmd::ExpectHash{3, 1}, "expect-hash 3", "does not exist");
+}
+
+// Saving where nothing can be written: refused, nothing changed.
+TEST_F(InputsTest, SavesThatCannotBeWritten) {
+  test::ScratchDir dir;
+  expect_refused(cmd::Save{0, dir.path().string()}, "save to a directory", "cannot open");
+  expect_refused(cmd::Save{0, dir.file("no/such/folder/x.rle")}, "save into a missing folder", "cannot open");
+}
+
+// Rule text as typed into the panel or a script, bad in every way.
+TEST_F(InputsTest, BadRuleText) {
+  for (const char* text : {"B9/S", "B3/S23/X", "Bx/S", "B3/S23:T0,0", "B3/S23:P64,64", "",
+                           "B33333333333333333333/S", "Conway's", "B3/S2\xff"}) {
+    SCOPED_TRACE(text);
+    try {
+      (void)parse_rule_spec(text);
+      if (std::string(text) != "B3/S23:T0,0") ADD_FAILURE() << "parsed";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    }
+    expect_bad_line(std::string("rule all ") + (*text ? text : "\"\""), "rule");
+  }
+  EXPECT_TRUE(state_of(engine, scene) == before);
+}
+
+// Script lines that are wrong: each names its column and reason in one line.
+TEST_F(InputsTest, BadScriptLines) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"instances 0", "instance count must be in 1..64"},
+      {"instances 65", "1..64"},
+      {"instances -1", "1..64"},
+      {"instances 99999999999999999999999", "instance count"},
+      {"instances 2.5", "integer"},
+      {"instances", "missing"},
+      {"instances 3 4", "extra"},
+      {"size 100 96", "multiple of 32"},
+      {"size 96", "missing height"},
+      {"size -32 32", "width"},
+      {"size 99999999999 32", "width"},
+      {"step -1", "1..1000000000"},
+      {"step 1e99", "integer"},
+      {"frames 0", "1.."},
+      {"zoom 0 0", "zoom must be in"},
+      {"zoom 0 nan", "finite"},
+      {"pan 0 inf 0", "finite"},
+      {"density 2", "density must be in 0..1"},
+      {"seed -1", "seed"},
+      {"set 0 -1 0 1", "X"},
+      {"set 0 0 0 2", "0 or 1"},
+      {"expect-hash 0 0xZZ", "hash"},
+      {"expect-hash 0 12", "0x"},
+      {"variant 0 turbo", "unknown variant 'turbo'"},
+      {"stream-mode sideways", "unknown stream mode"},
+      {"load", "missing instance"},
+      {"load 0", "missing file"},
+      {"load 0 \"unterminated", "unterminated"},
+      {"vsync maybe", "'on' or 'off'"},
+      {"generations-per-launch all 65", "1..64"},
+      {"teleport 0", "unknown command 'teleport'"},
+      {std::string("step\0 3", 7), "step"},
+      {"step " + std::string(1 << 20, '9'), "generation count must be in"},
+  };
+  for (const auto& [line, fragment] : cases) expect_bad_line(line, fragment);
+  // A whole script stops at its first bad line, naming it.
+  try {
+    (void)parse_script("pause\n\nstep 3\n# fine so far\nvariant 1 turbo\nstep 2\n");
+    ADD_FAILURE() << "parsed";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("line 5, column 11: unknown variant 'turbo'", 0), 0u) << e.what();
+  }
+  EXPECT_TRUE(state_of(engine, scene) == before);
+}
+
+// The same refusals leave the scene usable: good commands still work afterwards.
+TEST_F(InputsTest, TheSceneWorksAfterRefusals) {
+  expect_refused(cmd::Instances{0}, "instances 0", "1..64");
+  expect_refused(cmd::Load{0, "/dev/zero"}, "load /dev/zero", "not a regular file");
+  run("instances 4");
+  run("step 2");
+  EXPECT_EQ(engine.size(), 4u);
+  EXPECT_EQ(engine.status(0).generation, 8u);
+  EXPECT_EQ(engine.status(3).generation, 2u);
+}
+
+}  // namespace
+}  // namespace ls::app
