@@ -552,24 +552,28 @@ struct CudaEngine::Impl {
     }
   }
 
-  /// Enqueues a summary of the instance's current state; returns the slot used, or nothing when
-  /// every slot still waits for the device. Requested in consecutive frames (as the app does), it
-  /// is replayed from a graph per (front buffer, slot).
-  std::optional<std::size_t> request_summary(Instance& inst) {
-    // A skipped request still counts as a frame with a request, so that graph replay goes on.
+  /// Enqueues a summary of the instance's current state; returns the slot used. Requested in
+  /// consecutive frames (as the app does), it is replayed from a graph per (front buffer, slot).
+  std::size_t request_summary(Instance& inst) {
     if (inst.summary_frame + 1 == frame_count)
       ++inst.summary_frames;
     else if (inst.summary_frame != frame_count)
       inst.summary_frames = 1;
     inst.summary_frame = frame_count;
-    const std::size_t s = inst.next_summary;
+    std::size_t s = inst.next_summary;
+    if (inst.summaries[s].pending) poll_summaries(inst);
+    if (inst.summaries[s].pending) {
+      // The ring is full (the host is more than kSummaryRing requests ahead of the device).
+      // Reusing the oldest slot would re-record the event poll_summaries waits on first, and a host
+      // that stays ahead would never see a summary finish. The newest pending request is replaced
+      // instead: the instance's work runs in order, so its results are written again after the
+      // first request's and its event is recorded after both; the oldest requests still land and
+      // the newest request is never lost.
+      s = (s + kSummaryRing - 1) % kSummaryRing;
+    } else {
+      inst.next_summary = (s + 1) % kSummaryRing;
+    }
     SummarySlot& slot = inst.summaries[s];
-    // The ring is full when the next slot is still pending. Reusing it would re-record the event
-    // that poll_summaries waits on first, so a host that stays more than kSummaryRing frames ahead
-    // would never see a summary finish: skip this request instead, and let the oldest one land.
-    if (slot.pending) poll_summaries(inst);
-    if (slot.pending) return std::nullopt;
-    inst.next_summary = (s + 1) % kSummaryRing;
     const cudaStream_t stream = stream_of(inst);
     const SummaryShape shape{inst.layout(), inst.memory.get()};
     if (!(shape == inst.summary_shape)) {
@@ -819,17 +823,11 @@ Lattice CudaEngine::read(std::size_t index) {
 StateSummary CudaEngine::summarize(std::size_t index) {
   Impl& e = *impl_;
   Instance& inst = e.at(index);
-  std::optional<std::size_t> s = e.request_summary(inst);
-  if (!s) {
-    // Every slot is in flight: once the stream has drained, the next request gets one.
-    e.sync_stream(e.stream_of(inst));
-    s = e.request_summary(inst);
-    if (!s) throw DeviceError("summarize: no summary slot came free after synchronizing the stream");
-  }
+  const std::size_t s = e.request_summary(inst);
   e.sync_stream(e.stream_of(inst));
   e.poll_summaries(inst);
   const auto* host = inst.results_host.as<const std::uint64_t>();
-  return StateSummary{inst.summaries[*s].generation, host[*s * kSummaryWords], host[*s * kSummaryWords + 1]};
+  return StateSummary{inst.summaries[s].generation, host[s * kSummaryWords], host[s * kSummaryWords + 1]};
 }
 
 void CudaEngine::finish() {

@@ -1,9 +1,10 @@
 // test_summary_ring.cpp — asynchronous summaries keep arriving while the host stays far ahead of
-// the device: a request that finds every slot of the summary ring in flight is skipped, never
-// written over the oldest pending one (which would leave status().summary stale for good).
+// the device: a request that finds every slot of the summary ring in flight replaces the newest
+// pending one, never the oldest (which would leave status().summary stale for good).
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -46,7 +47,8 @@ std::optional<StateSummary> request_until_newer(CudaEngine& engine, std::uint64_
 
 // A slow instance (8 generations of a 8192x8192 int32 lattice per frame) and a host that enqueues
 // frames as fast as it can: the host runs far more frames ahead than the ring has slots, and the
-// newest finished summary must still advance, and end equal to the state read back.
+// newest finished summary must still advance; the last request, made with the ring full, ends
+// equal to the state read back.
 TEST_F(SummaryRingTest, SummariesArriveWhileTheHostStaysFarAhead) {
   CudaEngine engine;
   InstanceSpec spec;
@@ -62,6 +64,9 @@ TEST_F(SummaryRingTest, SummariesArriveWhileTheHostStaysFarAhead) {
   const auto first = request_until_newer(engine, ~std::uint64_t{0}, std::chrono::seconds(20), frames, lag);
   ASSERT_TRUE(first) << "no summary arrived in 20 s while requesting one every frame (" << frames
                      << " frames)";
+  std::printf("first summary: generation %llu after %lld frames, the host %llu generations ahead\n",
+              static_cast<unsigned long long>(first->generation), frames,
+              static_cast<unsigned long long>(lag));
   // The premise: when it arrived the host was more frames ahead than the ring holds (4).
   EXPECT_GT(lag, 4u * 8u) << "the host was only " << lag << " generations ahead";
   const auto second = request_until_newer(engine, first->generation, std::chrono::seconds(20), frames, lag);
@@ -69,8 +74,8 @@ TEST_F(SummaryRingTest, SummariesArriveWhileTheHostStaysFarAhead) {
   EXPECT_GT(second->generation, first->generation);
   EXPECT_EQ(second->generation % 8, 0u);
 
-  // Drained, one more request gives the current state exactly.
-  engine.finish();
+  // A request made while every slot is still in flight is not lost: it replaces the newest pending
+  // one, so once the device is done the summary is of the current state, exactly.
   engine.request_summaries();
   engine.finish();
   const InstanceStatus now = engine.status(0);
