@@ -8,8 +8,9 @@ dir=$2
 cd "$dir"
 "$app" --backend cpu --width 128 --height 128 --size 900x600 --vsync off --report report.json 2>app.err &
 pid=$!
-# The window appears within seconds; a dead app must fail the test, not hang it.
-wid=$(timeout 30 xdotool search --sync --name '^lifestreams$' | head -n 1)
+# The window appears (mapped, so that it can take the focus) within seconds; a dead app must fail
+# the test, not hang it.
+wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^lifestreams$' | head -n 1)
 if [ -z "$wid" ]; then
   echo "keys.sh: no lifestreams window appeared" >&2
   kill "$pid" 2>/dev/null || true

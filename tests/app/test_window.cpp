@@ -22,15 +22,17 @@ struct Instance {
 
 /// Runs tests/app/window.sh SCENARIO under Xvfb; fails the test unless the app exits 0 with an
 /// empty stderr and a report whose instances are where a clean run would be.
-void run_window_scenario(const std::string& scenario, const ScratchDir& dir) {
+void run_window_scenario(const std::string& scenario, const ScratchDir& dir, int server) {
 #if !defined(LS_FAKE_WM)
   GTEST_SKIP() << "built without X11 development files: no ls_fake_wm";
 #else
   ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
   ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
-  const std::string command = "XDG_CONFIG_HOME=\"$PWD/config\" xvfb-run -a -s '-screen 0 1280x800x24' sh '" +
-                              source_dir() + "/tests/app/window.sh' " + quoted_app() +
-                              " '" LS_FAKE_WM "' \"$PWD\" " + scenario;
+  // xvfb-run -a searches for a free display from -n upwards: distinct starts keep tests run in
+  // parallel from racing for one display number.
+  const std::string command = "XDG_CONFIG_HOME=\"$PWD/config\" xvfb-run -a -n " + std::to_string(server) +
+                              " -s '-screen 0 1280x800x24' sh '" + source_dir() + "/tests/app/window.sh' " +
+                              quoted_app() + " '" LS_FAKE_WM "' \"$PWD\" " + scenario;
   ASSERT_EQ(shell(dir, command), 0) << dir.read("out.txt") << dir.read("app.err");
   EXPECT_EQ(dir.read("app.err"), "") << "the app reported something";
 
@@ -59,12 +61,12 @@ void run_window_scenario(const std::string& scenario, const ScratchDir& dir) {
 
 TEST(Window, ResizedTo1x1AndBackThenClosedMidFrame) {
   ScratchDir dir;
-  run_window_scenario("resize", dir);
+  run_window_scenario("resize", dir, 140);
 }
 
 TEST(Window, MinimisedRestoredAndClosedWhileMinimised) {
   ScratchDir dir;
-  run_window_scenario("minimise", dir);
+  run_window_scenario("minimise", dir, 150);
   if (HasFatalFailure() || IsSkipped()) return;
   // One second minimised: the loop waits for events (a spinning one burns ~100 ticks).
   const std::string ticks = dir.read("idle_ticks");
@@ -74,7 +76,7 @@ TEST(Window, MinimisedRestoredAndClosedWhileMinimised) {
 
 TEST(Window, EscapeAt1x1Quits) {
   ScratchDir dir;
-  run_window_scenario("escape", dir);
+  run_window_scenario("escape", dir, 160);
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ scenario=$4
 cd "$dir"
 "$app" --backend cpu --width 128 --height 128 --size 900x600 --vsync off --report report.json 2>app.err &
 pid=$!
-wid=$(timeout 30 xdotool search --sync --name '^lifestreams$' | head -n 1)
+wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^lifestreams$' | head -n 1)
 if [ -z "$wid" ]; then
   echo "window.sh: no lifestreams window appeared" >&2
   kill "$pid" 2>/dev/null || true
