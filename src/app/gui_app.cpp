@@ -45,6 +45,7 @@
 #include "render/window.hpp"
 #include "ui/pacer.hpp"
 #include "ui/panel.hpp"
+#include "ui/regions.hpp"
 
 #if defined(LIFESTREAMS_HAVE_CUDA)
 #include "sim/cuda_engine.hpp"
@@ -371,7 +372,6 @@ void App::setup() {
   renderer_ = std::make_unique<render::TileRenderer>(render::find_data_dir("shaders"), cuda);
   renderer_->set_display_path(*display_path);
   figures_.display.path = std::string(render::display_path_name(*display_path));
-  figures_.display.buffers = renderer_->buffers();
   const char* layer = std::getenv("LS_UI_LAYER");
   if (!(layer && std::string(layer) == "direct"))
     ui_layer_ = std::make_unique<render::OverlayLayer>(render::find_data_dir("shaders"));
@@ -786,6 +786,12 @@ void App::frame(bool step, const std::optional<std::string>& capture) {
         ui_layer_->begin(fw, fh);
         ImGui_ImplOpenGL3_RenderDrawData(draw_data);
         ui_layer_->end();
+        // Blend only where ImGui drew: a full-screen pass costs the H100/H200's few raster
+        // units as much as drawing the labels did.
+        std::vector<render::Rect> regions;
+        for (const ui::Region& r : ui::covering_regions(ui::draw_command_boxes(*draw_data), fw, fh, 16))
+          regions.push_back(render::Rect{r.x, r.y, r.w, r.h});
+        ui_layer_->set_regions(regions);
       }
       ui_layer_->composite(fw, fh);
     }
@@ -826,6 +832,8 @@ void App::frame(bool step, const std::optional<std::string>& capture) {
 void App::measure_display() {
   const StatSummary wait = renderer_->map_wait_ms();
   if (wait.samples > 0) figures_.display.map_wait_ms = wait.mean;
+  figures_.display.map_host_ms = renderer_->map_host_ms();
+  figures_.display.unmap_host_ms = renderer_->unmap_host_ms();
   if (engine_->backend() != "cuda") return;
   const std::vector<render::Placement> placements = scene_->placements();
   // Both paths in this run, on the same tiles and state. The textbook path copies every lattice
@@ -839,6 +847,8 @@ void App::measure_display() {
   if (interop.frames > 0) {
     figures_.display.interop_ms_per_tile = interop.ms_per_tile;
     figures_.display.interop_ms_per_frame = interop.ms_per_frame;
+    figures_.display.interop_map_host_ms = interop.map_host_ms;
+    figures_.display.interop_unmap_host_ms = interop.unmap_host_ms;
   }
   if (cells <= (1LL << 31)) {
     const render::DisplayCost textbook = renderer_->measure(*engine_, placements, scene_->grid(), palette_,

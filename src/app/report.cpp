@@ -71,13 +71,17 @@ void write_report(const std::string& path, Engine& engine, const RunFigures& f) 
   o << "  \"host_syncs_per_frame\": " << num(f.host_syncs_per_frame) << ",\n";
   const DisplayFigures& d = f.display;
   const auto measured = [](double v) { return v < 0 ? std::string("null") : num(v); };
-  o << "  \"display\": {\"path\": " << json_string(d.path) << ", \"buffers\": " << d.buffers
+  o << "  \"display\": {\"path\": " << json_string(d.path)
     << ", \"update_ms\": " << num(f.frames > 0 ? d.update_ms / static_cast<double>(f.frames) : 0)
     << ", \"map_wait_ms\": " << measured(d.map_wait_ms) << ", \"tiles\": " << d.tiles
     << ", \"interop_ms_per_tile\": " << measured(d.interop_ms_per_tile)
     << ", \"textbook_ms_per_tile\": " << measured(d.textbook_ms_per_tile)
     << ", \"interop_ms_per_frame\": " << measured(d.interop_ms_per_frame)
-    << ", \"textbook_ms_per_frame\": " << measured(d.textbook_ms_per_frame) << ", \"textbook_over_interop\": "
+    << ", \"textbook_ms_per_frame\": " << measured(d.textbook_ms_per_frame)
+    << ", \"map_host_ms\": " << num(f.frames > 0 ? d.map_host_ms / static_cast<double>(f.frames) : 0)
+    << ", \"unmap_host_ms\": " << num(f.frames > 0 ? d.unmap_host_ms / static_cast<double>(f.frames) : 0)
+    << ", \"interop_map_host_ms\": " << measured(d.interop_map_host_ms)
+    << ", \"interop_unmap_host_ms\": " << measured(d.interop_unmap_host_ms) << ", \"textbook_over_interop\": "
     << (d.interop_ms_per_tile > 0 && d.textbook_ms_per_tile > 0
             ? num(d.textbook_ms_per_tile / d.interop_ms_per_tile)
             : std::string("null"))

@@ -12,14 +12,17 @@ namespace ls::app {
 /// what filling every tile costs by each path (ms_per_tile < 0: not measured).
 struct DisplayFigures {
   std::string path = "interop";  // the frame loop's display path
-  int buffers = 1;               // textures per tile on the interop path
   double update_ms = 0;          // host time of filling the tiles, total over all frames
   double map_wait_ms = -1;       // interop: the render stream's wait in the map call, mean (-1: none)
+  double map_host_ms = 0;        // interop: host time in the map and unmap calls, total over all frames
+  double unmap_host_ms = 0;
   int tiles = 0;
   double interop_ms_per_tile = -1;
   double textbook_ms_per_tile = -1;
   double interop_ms_per_frame = -1;
   double textbook_ms_per_frame = -1;
+  double interop_map_host_ms = -1;  // host time in the map / unmap call per fill while measured
+  double interop_unmap_host_ms = -1;
 };
 
 /// What the ImGui layer (panel, tile labels) cost the frame loop, host time.

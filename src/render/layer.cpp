@@ -10,6 +10,10 @@ namespace ls::render {
 OverlayLayer::OverlayLayer(const std::string& shader_dir) {
   program_ = load_program(shader_dir, "layer.vert", "layer.frag");
   glProgramUniform1i(program_.get(), glGetUniformLocation(program_.get(), "u_layer"), 0);
+  size_location_ = glGetUniformLocation(program_.get(), "u_size");
+  GLuint buffer = 0;
+  glCreateBuffers(1, &buffer);
+  regions_ = GlBuffer(buffer);
   GLuint vao = 0;
   glCreateVertexArrays(1, &vao);
   vao_ = GlVertexArray(vao);
@@ -44,8 +48,18 @@ void OverlayLayer::end() {
   check_gl("drawing the overlay layer");
 }
 
+void OverlayLayer::set_regions(const std::vector<Rect>& regions) {
+  std::vector<GLint> packed;
+  packed.reserve(regions.size() * 4);
+  for (const Rect& r : regions) packed.insert(packed.end(), {r.x, r.y, r.w, r.h});
+  region_count_ = static_cast<GLsizei>(regions.size());
+  if (!packed.empty())
+    glNamedBufferData(regions_.get(), static_cast<GLsizeiptr>(packed.size() * sizeof(GLint)), packed.data(),
+                      GL_DYNAMIC_DRAW);
+}
+
 void OverlayLayer::composite(int fb_width, int fb_height) const {
-  if (!texture_ || fb_width != width_ || fb_height != height_) return;
+  if (!texture_ || fb_width != width_ || fb_height != height_ || region_count_ == 0) return;
   glViewport(0, 0, fb_width, fb_height);
   glDisable(GL_SCISSOR_TEST);
   glDisable(GL_DEPTH_TEST);
@@ -53,9 +67,11 @@ void OverlayLayer::composite(int fb_width, int fb_height) const {
   glBlendEquation(GL_FUNC_ADD);
   glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   glUseProgram(program_.get());
+  glUniform2i(size_location_, fb_width, fb_height);
   glBindVertexArray(vao_.get());
   glBindTextureUnit(0, texture_.get());
-  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, regions_.get());
+  glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, region_count_);
   glBindVertexArray(0);
   glUseProgram(0);
   glDisable(GL_BLEND);

@@ -1,12 +1,14 @@
 // layer.hpp — a cached overlay: a framebuffer-sized RGBA8 texture of premultiplied colours, drawn
-// into only when its content changes and blended over each frame with one full-screen triangle.
-// The app keeps its ImGui layer (panel, tile labels) in one, so frames in which the UI was not
-// rebuilt cost one textured triangle instead of every ImGui draw call again.
+// into only when its content changes and blended over each frame, only where it has content, in
+// one instanced draw call. The app keeps its ImGui layer (panel, tile labels) in one, so frames in
+// which the UI was not rebuilt cost one draw call instead of every ImGui draw call again.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "render/gl.hpp"
+#include "render/view.hpp"
 
 namespace ls::render {
 
@@ -23,8 +25,12 @@ class OverlayLayer {
   void begin(int width, int height);
   /// Binds again the draw framebuffer that was bound at begin().
   void end();
-  /// Blends the layer over the bound framebuffer (fb_width x fb_height): colour = layer + dst *
-  /// (1 - layer alpha). Nothing happens before the first begin() or when the size differs.
+  /// Where composite() blends: disjoint rectangles (framebuffer pixels, y from the top) that cover
+  /// every pixel drawn since begin(). Overlapping ones would blend a pixel twice.
+  void set_regions(const std::vector<Rect>& regions);
+  /// Blends the layer over the bound framebuffer (fb_width x fb_height) in the regions: colour =
+  /// layer + dst * (1 - layer alpha). Nothing happens before the first begin() or when the size
+  /// differs.
   void composite(int fb_width, int fb_height) const;
 
   bool ready() const { return static_cast<bool>(texture_); }
@@ -36,6 +42,9 @@ class OverlayLayer {
   GlVertexArray vao_;
   GlTexture texture_;
   GlFramebuffer framebuffer_;
+  GlBuffer regions_;
+  GLsizei region_count_ = 0;
+  GLint size_location_ = -1;
   int width_ = 0;
   int height_ = 0;
   GLint previous_framebuffer_ = 0;

@@ -1,11 +1,10 @@
-// tiles.cpp — tile textures, CUDA–GL interop (register once, map all in one call per frame, two
-// textures per tile written on alternate frames), the textbook path it is measured against, the
-// CPU backend's upload path; draws the tiles as textured quads.
+// tiles.cpp — tile textures, CUDA–GL interop (register once, map all in one call per frame), the
+// textbook path it is measured against, the CPU backend's upload path; draws the tiles as
+// textured quads.
 #include "render/tiles.hpp"
 
 #include <array>
 #include <chrono>
-#include <cstdlib>
 #include <stdexcept>
 
 #include "core/cpu_engine.hpp"
@@ -79,22 +78,13 @@ class Surface {
 }  // namespace
 #endif
 
-/// One texture of a tile and, on the interop path, its registration and surface.
-struct TileBuffer {
-  GlTexture texture;
-#if defined(LIFESTREAMS_HAVE_CUDA)
-  std::unique_ptr<GraphicsResource> resource;
-  Surface surface;
-#endif
-};
-
 struct TileRenderer::Tile {
-  // With two buffers, frame f's kernels write one texture while GL may still draw frame f-1's
-  // from the other, so the map never has to wait for the texture being shown.
-  std::array<TileBuffer, 2> buffers;
+  GlTexture texture;
   int width = 0;
   int height = 0;
 #if defined(LIFESTREAMS_HAVE_CUDA)
+  std::unique_ptr<GraphicsResource> resource;
+  Surface surface;
   cuda::Event rendered;
 #endif
 };
@@ -140,19 +130,12 @@ Sampling sampling_for(const Placement& p, bool grid) {
   return s;
 }
 
-TileRenderer::TileRenderer(const std::string& shader_dir, bool cuda, int buffers) : cuda_(cuda) {
+TileRenderer::TileRenderer(const std::string& shader_dir, bool cuda) : cuda_(cuda) {
 #if !defined(LIFESTREAMS_HAVE_CUDA)
   if (cuda) throw DeviceError("this build has no CUDA: tiles can only be drawn from the CPU engine");
 #else
   if (cuda) cuda_state_ = std::make_unique<Cuda>();
 #endif
-  if (buffers == 0) {
-    const char* env = std::getenv("LS_DISPLAY_BUFFERS");
-    buffers = env && std::string(env) == "1" ? 1 : 2;
-  }
-  if (buffers != 1 && buffers != 2) throw InputError("tile buffers must be 1 or 2");
-  // Only the interop path writes through CUDA; host uploads are ordered by GL itself.
-  buffers_ = cuda ? buffers : 1;
   program_ = load_program(shader_dir, "tile.vert", "tile.frag");
   rect_location_ = glGetUniformLocation(program_.get(), "u_rect");
   origin_location_ = glGetUniformLocation(program_.get(), "u_origin");
@@ -191,15 +174,12 @@ void TileRenderer::sync(const std::vector<Placement>& placements) {
     auto tile = std::make_unique<Tile>();
     tile->width = w;
     tile->height = h;
-    for (int b = 0; b < buffers_; ++b) {
-      TileBuffer& buffer = tile->buffers[static_cast<std::size_t>(b)];
-      buffer.texture = make_rgba8_texture(w, h);
+    tile->texture = make_rgba8_texture(w, h);
 #if defined(LIFESTREAMS_HAVE_CUDA)
-      if (cuda_) buffer.resource = std::make_unique<GraphicsResource>(buffer.texture.get());
-#endif
+    if (cuda_) {
+      tile->resource = std::make_unique<GraphicsResource>(tile->texture.get());
+      tile->rendered = cuda::Event(cuda::Event::Create{}, false);
     }
-#if defined(LIFESTREAMS_HAVE_CUDA)
-    if (cuda_) tile->rendered = cuda::Event(cuda::Event::Create{}, false);
 #endif
     if (i < tiles_.size())
       tiles_[i] = std::move(tile);
@@ -254,6 +234,7 @@ DisplayCost TileRenderer::measure(Engine& engine, const std::vector<Placement>& 
   drain();
   fill();  // warm-up: first maps, first launches, host buffers
   drain();
+  const double map_before = map_host_ms_, unmap_before = unmap_host_ms_;
   const auto start = Clock::now();
   int frames = 0;
   do {
@@ -266,6 +247,8 @@ DisplayCost TileRenderer::measure(Engine& engine, const std::vector<Placement>& 
   cost.frames = frames;
   cost.ms_per_frame = ms / frames;
   cost.ms_per_tile = cost.ms_per_frame / static_cast<double>(n);
+  cost.map_host_ms = (map_host_ms_ - map_before) / frames;
+  cost.unmap_host_ms = (unmap_host_ms_ - unmap_before) / frames;
 #else
   (void)engine, (void)placements, (void)grid, (void)palette, (void)path, (void)min_seconds, (void)max_frames;
 #endif
@@ -281,8 +264,8 @@ void TileRenderer::update_cpu(CpuEngine& engine, const std::vector<Placement>& p
     engine.begin_display(i);
     render_tile_host(engine.lattice(i), tile.width, tile.height, sampling_for(placements[i], grid), palette,
                      pixels_);
-    glTextureSubImage2D(tile.buffers[static_cast<std::size_t>(shown_)].texture.get(), 0, 0, 0, tile.width,
-                        tile.height, GL_RGBA, GL_UNSIGNED_BYTE, pixels_.data());
+    glTextureSubImage2D(tile.texture.get(), 0, 0, 0, tile.width, tile.height, GL_RGBA, GL_UNSIGNED_BYTE,
+                        pixels_.data());
     engine.end_display(i);
   }
 }
@@ -297,8 +280,8 @@ void TileRenderer::update_textbook(Engine& engine, const std::vector<Placement>&
     // pixels on the CPU, the upload through GL.
     const Lattice lattice = engine.read(i);
     render_tile_host(lattice, tile.width, tile.height, sampling_for(placements[i], grid), palette, pixels_);
-    glTextureSubImage2D(tile.buffers[static_cast<std::size_t>(shown_)].texture.get(), 0, 0, 0, tile.width,
-                        tile.height, GL_RGBA, GL_UNSIGNED_BYTE, pixels_.data());
+    glTextureSubImage2D(tile.texture.get(), 0, 0, 0, tile.width, tile.height, GL_RGBA, GL_UNSIGNED_BYTE,
+                        pixels_.data());
   }
 }
 
@@ -320,10 +303,8 @@ void TileRenderer::update_cuda(CudaEngine& engine, const std::vector<Placement>&
   const std::size_t n = std::min(placements.size(), engine.size());
   if (n == 0) return;
   Cuda& c = *cuda_state_;
-  const int next = (shown_ + 1) % buffers_;
-  const auto b = static_cast<std::size_t>(next);
   c.resources.clear();
-  for (std::size_t i = 0; i < n; ++i) c.resources.push_back(tiles_[i]->buffers[b].resource->get());
+  for (std::size_t i = 0; i < n; ++i) c.resources.push_back(tiles_[i]->resource->get());
   const cudaStream_t stream = c.stream.get();
   MapWaitSlot* wait = nullptr;
   if (timed) {
@@ -332,8 +313,11 @@ void TileRenderer::update_cuda(CudaEngine& engine, const std::vector<Placement>&
     if (wait->pending) wait = nullptr;  // still in flight: this frame goes unmeasured
   }
   if (wait) wait->before.record(stream);
+  using Clock = std::chrono::steady_clock;
+  const auto map_start = Clock::now();
   // One map for all tiles: mapping each on its own stream costs ~60x more.
   CUDA_CHECK(cudaGraphicsMapResources(static_cast<int>(n), c.resources.data(), stream));
+  map_host_ms_ += std::chrono::duration<double, std::milli>(Clock::now() - map_start).count();
   if (wait) {
     wait->after.record(stream);
     wait->pending = true;
@@ -341,10 +325,9 @@ void TileRenderer::update_cuda(CudaEngine& engine, const std::vector<Placement>&
   c.mapped.record(stream);
   for (std::size_t i = 0; i < n; ++i) {
     Tile& tile = *tiles_[i];
-    TileBuffer& buffer = tile.buffers[b];
     cudaArray_t array = nullptr;
-    CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, buffer.resource->get(), 0, 0));
-    const cudaSurfaceObject_t surface = buffer.surface.get(array);
+    CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, tile.resource->get(), 0, 0));
+    const cudaSurfaceObject_t surface = tile.surface.get(array);
     const DeviceLatticeView v = engine.device_view(i);
     const Sampling s = sampling_for(placements[i], grid);
     kernels::TileView tv;
@@ -364,8 +347,9 @@ void TileRenderer::update_cuda(CudaEngine& engine, const std::vector<Placement>&
     tile.rendered.record(v.stream);
     CUDA_CHECK(cudaStreamWaitEvent(stream, tile.rendered.get(), 0));
   }
+  const auto unmap_start = Clock::now();
   CUDA_CHECK(cudaGraphicsUnmapResources(static_cast<int>(n), c.resources.data(), stream));
-  shown_ = next;
+  unmap_host_ms_ += std::chrono::duration<double, std::milli>(Clock::now() - unmap_start).count();
 }
 #else
 void TileRenderer::harvest_map_waits() {}
@@ -387,7 +371,7 @@ void TileRenderer::draw(const std::vector<Placement>& placements, int fb_width, 
     const float bottom = 1.f - 2.f * (q.y + tiles_[i]->height) / fb_height;
     glUniform4f(rect_location_, left, bottom, right, top);
     glUniform2i(origin_location_, q.x, fb_height - 1 - q.y);
-    glBindTextureUnit(0, tiles_[i]->buffers[static_cast<std::size_t>(shown_)].texture.get());
+    glBindTextureUnit(0, tiles_[i]->texture.get());
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   }
   glBindVertexArray(0);

@@ -1,8 +1,7 @@
 // tiles.hpp — the render side of the instances: one Tile per instance owns its tile-sized RGBA8
-// textures (with CUDA two, each with its graphics resource registered once, written on alternate
-// frames); TileRenderer fills them every frame (CUDA render kernels through interop, the
-// textbook path for comparison, or host pixels on the CPU backend) and draws them as quads with
-// the GLSL program from shaders/.
+// texture (and, with CUDA, the texture's graphics resource, registered once); TileRenderer fills
+// them every frame (CUDA render kernels through interop, the textbook path for comparison, or
+// host pixels on the CPU backend) and draws them as quads with the GLSL program from shaders/.
 #pragma once
 
 #include <cstddef>
@@ -40,16 +39,16 @@ struct DisplayCost {
   int frames = 0;           // fills timed (after one untimed warm-up)
   double ms_per_frame = 0;  // wall time per fill of all tiles, until the GPU has finished
   double ms_per_tile = 0;
+  double map_host_ms = 0;  // interop: host time in the map call per fill
+  double unmap_host_ms = 0;
 };
 
 /// Draws and fills the tiles. Needs a current GL context for its whole life.
 class TileRenderer {
  public:
   /// Loads tile.vert / tile.frag from `shader_dir`. `cuda`: the tiles are filled by CUDA kernels
-  /// (the engine's device must be current and interoperable with the GL context). `buffers`: 1 or
-  /// 2 textures per tile on the interop path; with 2 the kernels write the texture GL is not
-  /// drawing this frame (the default; LS_DISPLAY_BUFFERS=1 in the environment picks 1, to measure).
-  TileRenderer(const std::string& shader_dir, bool cuda, int buffers = 0);
+  /// (the engine's device must be current and interoperable with the GL context).
+  TileRenderer(const std::string& shader_dir, bool cuda);
   ~TileRenderer();
   TileRenderer(const TileRenderer&) = delete;
   TileRenderer& operator=(const TileRenderer&) = delete;
@@ -67,7 +66,6 @@ class TileRenderer {
   /// The path update() takes with a CUDA engine (default interop).
   void set_display_path(DisplayPath path) { path_ = path; }
   DisplayPath display_path() const { return path_; }
-  int buffers() const { return buffers_; }
 
   /// Fills every tile by `path` again and again from the engine's current state (no steps, no
   /// display brackets) for at least `min_seconds` (at least one fill after a warm-up, at most
@@ -79,6 +77,9 @@ class TileRenderer {
   /// Interop, in the frame loop: how long the render stream waited in the one map call (GL
   /// releasing the textures), from events read a few frames late without blocking.
   StatSummary map_wait_ms() const { return map_wait_.summary(); }
+  /// Interop: host time spent in the map and unmap calls so far, in total.
+  double map_host_ms() const { return map_host_ms_; }
+  double unmap_host_ms() const { return unmap_host_ms_; }
 
   /// Draws the tiles into the bound framebuffer (fb_width x fb_height pixels).
   void draw(const std::vector<Placement>& placements, int fb_width, int fb_height);
@@ -97,8 +98,8 @@ class TileRenderer {
   void harvest_map_waits();
 
   bool cuda_;
-  int buffers_ = 1;
-  int shown_ = 0;  // the texture of each tile that draw() shows
+  double map_host_ms_ = 0;
+  double unmap_host_ms_ = 0;
   DisplayPath path_ = DisplayPath::interop;
   RollingStats map_wait_;
   GlProgram program_;
