@@ -22,8 +22,13 @@ struct Token {
   bool quoted = false;
 };
 
+// Messages echo the offending words; a hostile line (a megabyte-long number) must still give a
+// readable one-line error, so the message is cut.
+constexpr std::size_t kMaxMessage = 200;
+
 InputError at(int column, const std::string& what) {
-  return InputError("column " + std::to_string(column) + ": " + what);
+  std::string shown = what.size() > kMaxMessage ? what.substr(0, kMaxMessage) + "..." : what;
+  return InputError("column " + std::to_string(column) + ": " + shown);
 }
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }

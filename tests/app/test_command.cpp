@@ -119,5 +119,13 @@ TEST(Command, BadLinesNameLineColumnAndReason) {
   EXPECT_NE(error_of("expect-hash 0 0x1ffffffffffffffff").find("does not fit in 64 bits"), std::string::npos);
 }
 
+TEST(Command, AHugeBadWordGivesAShortOneLineError) {
+  const std::string huge(1 << 20, '7');
+  const std::string e = error_of("step 1\nzoom 0 " + huge + "x\n");
+  EXPECT_EQ(e.rfind("line 2, column 8: ", 0), 0u) << e.substr(0, 80);
+  EXPECT_LT(e.size(), 300u);
+  EXPECT_EQ(e.find('\n'), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ls
