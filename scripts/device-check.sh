@@ -3,7 +3,7 @@
 # GPU tests, compute-sanitizer suite, `lifestreams bench`, headless app reports and a screenshot.
 # Here:    cmake --preset hopper && cmake --build build-hopper
 #          ../shared/device/bundle.sh .dev build-hopper/lifestreams build-hopper/tests/gpu/ls_gpu_tests \
-#            build-hopper/tests/kernels/ls_kernel_tests build-hopper/tests/gpu/ls_sanitize_suite \
+#            build-hopper/tests/kernels/ls_kernel_tests build-hopper/tests/gpu/ls_sanitize_suite build-hopper/tests/gpu/ls_gpu_fault_tests \
 #            build-hopper/tests/app/ls_app_tests
 # There:   source .dev/env.sh; scripts/device-check.sh "$OUT"      (OUT: where logs and PNGs go)
 set -uo pipefail
@@ -22,14 +22,13 @@ tail -n 3 "$out/kernel_tests.log"
 step "engine tests"
 check ls_gpu_tests --gtest_brief=1 >"$out/gpu_tests.log" 2>&1
 tail -n 3 "$out/gpu_tests.log"
+step "device-fault tests"
+check ls_gpu_fault_tests --gtest_brief=1 >"$out/fault_tests.log" 2>&1
+tail -n 3 "$out/fault_tests.log"
 step "app tests (CUDA)"
+export LS_APP=${LS_APP:-$(command -v lifestreams)} LS_SOURCE_DIR=${LS_SOURCE_DIR:-$PWD}
 check ls_app_tests --gtest_filter='App.*Cuda*:App.Report*' --gtest_brief=1 >"$out/app_tests.log" 2>&1
 tail -n 3 "$out/app_tests.log"
-
-if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
-  step "compute-sanitizer suite"
-  LOG_DIR="$out/sanitize" check scripts/sanitize.sh "$(command -v ls_sanitize_suite)"
-fi
 
 step "bench"
 check lifestreams bench --json "$out/bench.json" >"$out/bench.txt" 2>&1
@@ -49,4 +48,9 @@ for f in "$out"/*.json; do
   printf '%-28s ' "$(basename "$f")"
   grep -o '"fps": [0-9.e+]*' "$f" | head -n 1
 done
+# Last: the sanitizers take the longest (racecheck above all).
+if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
+  step "compute-sanitizer suite"
+  LOG_DIR="$out/sanitize" check scripts/sanitize.sh "$(command -v ls_sanitize_suite)"
+fi
 exit $status
