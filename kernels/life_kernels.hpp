@@ -66,6 +66,8 @@ struct TileView {
   double origin_y = 0;
   double cells_per_pixel = 1;
   bool grid_lines = false;      // zoomed in far enough: draw thin lines between cells
+  bool age_shading = false;     // pixels not fully live fade from the surface's current colour
+                                // towards dead (the surface is read: it must hold the last frame)
   std::uint32_t live_rgba = 0;  // colours packed as 0xAABBGGRR (RGBA8 in memory order)
   std::uint32_t dead_rgba = 0;
   std::uint32_t grid_rgba = 0;
@@ -73,6 +75,8 @@ struct TileView {
 
 /// Renders a tile into a CUDA surface bound to an RGBA8 GL texture of tex_width x tex_height.
 /// Zoomed out, a pixel shades by the fraction of live cells under it; zoomed in, crisp cells.
+/// With view.age_shading, a pixel that is not fully live keeps 13/16 of its previous colour's
+/// distance from dead (integer arithmetic, as render_tile_host), unless its colour now is farther.
 void launch_render_tile(Layout layout, const void* cells, int width, int height, cudaSurfaceObject_t surface,
                         int tex_width, int tex_height, const TileView& view, cudaStream_t stream);
 

@@ -18,6 +18,11 @@ namespace {
 // sample of them (the shade is the same to the eye, and the cost per pixel stays bounded).
 constexpr int kMaxSamplesPerAxis = 32;
 
+// Age shading keeps kAgeKeep / kAgeScale of a dead pixel's distance from dead per frame (as
+// tile_pixels.hpp).
+constexpr int kAgeKeep = 13;
+constexpr int kAgeScale = 16;
+
 __device__ inline long long wrap(long long v, long long n) {
   long long r = v % n;
   return r < 0 ? r + n : r;
@@ -98,6 +103,24 @@ __device__ inline std::uint32_t blend(std::uint32_t dead, std::uint32_t live, in
   return out;
 }
 
+// `previous` faded towards dead, or `colour` if that is farther from dead (distances summed over
+// the channels); integer arithmetic, as in tile_pixels.cpp.
+__device__ inline std::uint32_t age_fade(std::uint32_t colour, std::uint32_t previous, std::uint32_t dead) {
+  std::uint32_t faded = 0;
+  int faded_distance = 0;
+  int colour_distance = 0;
+  for (int shift = 0; shift < 32; shift += 8) {
+    const int d = static_cast<int>((dead >> shift) & 0xffu);
+    const int p = static_cast<int>((previous >> shift) & 0xffu);
+    const int c = static_cast<int>((colour >> shift) & 0xffu);
+    const int f = d + (p - d) * kAgeKeep / kAgeScale;
+    faded |= static_cast<std::uint32_t>(f) << shift;
+    faded_distance += abs(f - d);
+    colour_distance += abs(c - d);
+  }
+  return faded_distance > colour_distance ? faded : colour;
+}
+
 template <Layout L>
 __global__ void render_tile(const void* cells, int width, int height, cudaSurfaceObject_t surface,
                             int tex_width, int tex_height, TileView view) {
@@ -108,19 +131,23 @@ __global__ void render_tile(const void* cells, int width, int height, cudaSurfac
   const double cpp = view.cells_per_pixel;
   const double fx = view.origin_x + px * cpp;
   const double fy = view.origin_y + py * cpp;
+  const int byte_x = px * static_cast<int>(sizeof(std::uint32_t));  // surface x is in bytes
   std::uint32_t colour;
   if (cpp <= 1.0) {
     // Zoomed in: the cell under the pixel's top-left corner, crisp.
     const long long cx = static_cast<long long>(floor(fx));
     const long long cy = static_cast<long long>(floor(fy));
-    const bool alive = cell_alive<L>(cells, width, wrap(cx, width), wrap(cy, height));
-    colour = alive ? view.live_rgba : view.dead_rgba;
     if (view.grid_lines) {
       // The first pixel column/row of each cell carries the line.
       const bool edge_x = static_cast<long long>(floor(fx - cpp)) != cx;
       const bool edge_y = static_cast<long long>(floor(fy - cpp)) != cy;
-      if (edge_x || edge_y) colour = view.grid_rgba;
+      if (edge_x || edge_y) {
+        surf2Dwrite(view.grid_rgba, surface, byte_x, py);
+        return;
+      }
     }
+    const bool alive = cell_alive<L>(cells, width, wrap(cx, width), wrap(cy, height));
+    colour = alive ? view.live_rgba : view.dead_rgba;
   } else {
     // Zoomed out: shaded by the fraction of live cells in the pixel's footprint [fx, fx + cpp).
     const long long x0 = static_cast<long long>(floor(fx));
@@ -176,7 +203,13 @@ __global__ void render_tile(const void* cells, int width, int height, cudaSurfac
              : live == total ? view.live_rgba
                              : blend(view.dead_rgba, view.live_rgba, live, total);
   }
-  surf2Dwrite(colour, surface, px * static_cast<int>(sizeof(std::uint32_t)), py);
+  if (view.age_shading && colour != view.live_rgba) {
+    // The pixel's own last colour: each thread reads and writes only its pixel.
+    std::uint32_t previous = 0;
+    surf2Dread(&previous, surface, byte_x, py);
+    colour = age_fade(colour, previous, view.dead_rgba);
+  }
+  surf2Dwrite(colour, surface, byte_x, py);
 }
 
 }  // namespace

@@ -206,6 +206,7 @@ class App {
   void take_screenshot(const std::string& path);
   /// After the frames, for --report: what filling every tile costs by each display path.
   void measure_display();
+  render::DisplayOptions display_options() const { return {scene_->grid(), scene_->age()}; }
 
   Options options_;
   int size_w_ = 1600;
@@ -732,6 +733,7 @@ void App::frame(bool step, const std::optional<std::string>& capture) {
     update_area();
     model_.paused = scene_->paused();
     model_.grid = scene_->grid();
+    model_.age = scene_->age();
     const SceneSettings& st = scene_->settings();
     model_.width = st.width;
     model_.height = st.height;
@@ -761,7 +763,7 @@ void App::frame(bool step, const std::optional<std::string>& capture) {
     figures_.ui.build_ms += ms_since(build_start);
   }
   const auto update_start = Clock::now();
-  renderer_->update(*engine_, placements, scene_->grid(), palette_);
+  renderer_->update(*engine_, placements, display_options(), palette_);
   figures_.display.update_ms += ms_since(update_start);
 
   if (offscreen_)
@@ -841,7 +843,7 @@ void App::measure_display() {
   long long cells = 0;
   for (std::size_t i = 0; i < engine_->size(); ++i)
     cells += static_cast<long long>(scene_->lattice_width(i)) * scene_->lattice_height(i);
-  const render::DisplayCost interop = renderer_->measure(*engine_, placements, scene_->grid(), palette_,
+  const render::DisplayCost interop = renderer_->measure(*engine_, placements, display_options(), palette_,
                                                          render::DisplayPath::interop, 0.25, 1000);
   figures_.display.tiles = interop.tiles;
   if (interop.frames > 0) {
@@ -851,7 +853,7 @@ void App::measure_display() {
     figures_.display.interop_unmap_host_ms = interop.unmap_host_ms;
   }
   if (cells <= (1LL << 31)) {
-    const render::DisplayCost textbook = renderer_->measure(*engine_, placements, scene_->grid(), palette_,
+    const render::DisplayCost textbook = renderer_->measure(*engine_, placements, display_options(), palette_,
                                                             render::DisplayPath::textbook, 0.25, 100);
     if (textbook.frames > 0) {
       figures_.display.textbook_ms_per_tile = textbook.ms_per_tile;

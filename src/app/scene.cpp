@@ -360,6 +360,8 @@ Effects Scene::apply(const Command& command) {
           fx.vsync = c.on;
         } else if constexpr (std::is_same_v<T, cmd::Grid>) {
           grid_ = c.on;
+        } else if constexpr (std::is_same_v<T, cmd::Age>) {
+          age_ = c.on;
         } else if constexpr (std::is_same_v<T, cmd::Panel>) {
           panel_visible_ = c.on;
         } else {

@@ -64,6 +64,7 @@ class Scene {
   const SceneSettings& settings() const { return settings_; }
   bool paused() const { return paused_; }
   bool grid() const { return grid_; }
+  bool age() const { return age_; }
   bool panel_visible() const { return panel_visible_; }
 
   // Layout: the framebuffer area the tiles use (right of the panel), in framebuffer pixels.
@@ -104,6 +105,7 @@ class Scene {
   render::Rect area_{0, 0, 1600, 900};
   bool paused_ = false;
   bool grid_ = true;
+  bool age_ = false;
   bool panel_visible_ = true;
 };
 

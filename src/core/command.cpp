@@ -338,6 +338,10 @@ Command parse_tokens(const std::vector<Token>& tokens, int end_column) {
     a.set_usage("grid on|off");
     return finish(cmd::Grid{parse_on_off(a.next("on or off"))});
   }
+  if (name == "age") {
+    a.set_usage("age on|off");
+    return finish(cmd::Age{parse_on_off(a.next("on or off"))});
+  }
   if (name == "panel") {
     a.set_usage("panel on|off");
     return finish(cmd::Panel{parse_on_off(a.next("on or off"))});
@@ -458,6 +462,8 @@ std::string format_command(const Command& command) {
           return "vsync " + on_off(c.on);
         else if constexpr (std::is_same_v<T, cmd::Grid>)
           return "grid " + on_off(c.on);
+        else if constexpr (std::is_same_v<T, cmd::Age>)
+          return "age " + on_off(c.on);
         else if constexpr (std::is_same_v<T, cmd::Panel>)
           return "panel " + on_off(c.on);
         else

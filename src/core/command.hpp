@@ -113,6 +113,9 @@ struct Vsync {
 struct Grid {
   bool on;
 };  // grid on|off (cell grid lines when zoomed in)
+struct Age {
+  bool on;
+};  // age on|off (dead cells fade out over a few frames)
 struct Panel {
   bool on;
 };  // panel on|off (hide the ImGui panel)
@@ -122,7 +125,7 @@ using Command = std::variant<cmd::Instances, cmd::SetVariant, cmd::SetRule, cmd:
                              cmd::Frames, cmd::Load, cmd::Save, cmd::Zoom, cmd::Pan, cmd::Fit, cmd::SetCell,
                              cmd::SetStreamMode, cmd::Screenshot, cmd::ExpectAgree, cmd::ExpectHash,
                              cmd::Quit, cmd::Size, cmd::Density, cmd::Seed, cmd::SameSeed, cmd::GensPerFrame,
-                             cmd::GensPerLaunch, cmd::Reset, cmd::Vsync, cmd::Grid, cmd::Panel>;
+                             cmd::GensPerLaunch, cmd::Reset, cmd::Vsync, cmd::Grid, cmd::Age, cmd::Panel>;
 
 /// Parses one script line. nullopt for a blank or comment-only line. Throws InputError with the
 /// reason ("column C: ..." where it helps) for anything else that is not a valid command.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <thread>
 
 namespace ls::render {
@@ -67,7 +68,26 @@ std::uint32_t blend(std::uint32_t dead, std::uint32_t live, int n_live, int tota
   return out;
 }
 
-std::uint32_t pixel(const Lattice& l, int px, int py, const Sampling& s, const Palette& pal) {
+// As render_tile.cu: `previous` faded towards dead, or `colour` if that is farther from dead
+// (distances summed over the channels).
+std::uint32_t age_fade(std::uint32_t colour, std::uint32_t previous, std::uint32_t dead) {
+  std::uint32_t faded = 0;
+  int faded_distance = 0;
+  int colour_distance = 0;
+  for (int shift = 0; shift < 32; shift += 8) {
+    const int d = static_cast<int>((dead >> shift) & 0xffu);
+    const int p = static_cast<int>((previous >> shift) & 0xffu);
+    const int c = static_cast<int>((colour >> shift) & 0xffu);
+    const int f = d + (p - d) * kAgeKeep / kAgeScale;
+    faded |= static_cast<std::uint32_t>(f) << shift;
+    faded_distance += std::abs(f - d);
+    colour_distance += std::abs(c - d);
+  }
+  return faded_distance > colour_distance ? faded : colour;
+}
+
+std::uint32_t pixel(const Lattice& l, int px, int py, const Sampling& s, const Palette& pal,
+                    std::uint32_t previous) {
   const long long width = l.width();
   const long long height = l.height();
   const double cpp = s.cells_per_pixel;
@@ -76,13 +96,13 @@ std::uint32_t pixel(const Lattice& l, int px, int py, const Sampling& s, const P
   if (cpp <= 1.0) {
     const long long cx = static_cast<long long>(std::floor(fx));
     const long long cy = static_cast<long long>(std::floor(fy));
-    std::uint32_t colour = alive(l, wrap(cx, width), wrap(cy, height)) ? pal.live : pal.dead;
     if (s.grid_lines) {
       const bool edge_x = static_cast<long long>(std::floor(fx - cpp)) != cx;
       const bool edge_y = static_cast<long long>(std::floor(fy - cpp)) != cy;
-      if (edge_x || edge_y) colour = pal.grid;
+      if (edge_x || edge_y) return pal.grid;
     }
-    return colour;
+    const std::uint32_t colour = alive(l, wrap(cx, width), wrap(cy, height)) ? pal.live : pal.dead;
+    return s.age_shading && colour != pal.live ? age_fade(colour, previous, pal.dead) : colour;
   }
   const long long x0 = static_cast<long long>(std::floor(fx));
   const long long y0 = static_cast<long long>(std::floor(fy));
@@ -104,22 +124,31 @@ std::uint32_t pixel(const Lattice& l, int px, int py, const Sampling& s, const P
     }
     total = sx * sy;
   }
-  return live == 0 ? pal.dead : live == total ? pal.live : blend(pal.dead, pal.live, live, total);
+  const std::uint32_t colour = live == 0       ? pal.dead
+                               : live == total ? pal.live
+                                               : blend(pal.dead, pal.live, live, total);
+  return s.age_shading && colour != pal.live ? age_fade(colour, previous, pal.dead) : colour;
 }
 
 }  // namespace
 
 void render_tile_host(const Lattice& lattice, int width, int height, const Sampling& sampling,
                       const Palette& palette, std::vector<std::uint32_t>& pixels) {
-  pixels.resize(static_cast<std::size_t>(width) * static_cast<std::size_t>(height));
+  const std::size_t count = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+  Sampling s = sampling;
+  s.age_shading = sampling.age_shading && pixels.size() == count;
+  pixels.resize(count);
   if (lattice.width() <= 0 || lattice.height() <= 0) {
     std::fill(pixels.begin(), pixels.end(), palette.dead);
     return;
   }
+  // Each pixel reads only its own previous value before writing it, so rows may share the buffer.
   auto rows = [&](int y0, int y1) {
     for (int y = y0; y < y1; ++y)
-      for (int x = 0; x < width; ++x)
-        pixels[static_cast<std::size_t>(y) * width + x] = pixel(lattice, x, y, sampling, palette);
+      for (int x = 0; x < width; ++x) {
+        std::uint32_t& p = pixels[static_cast<std::size_t>(y) * width + x];
+        p = pixel(lattice, x, y, s, palette, p);
+      }
   };
   // Rows split over a few threads: a zoomed-out 1024x1024 tile reads every cell.
   const int threads = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 8);

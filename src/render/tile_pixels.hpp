@@ -24,7 +24,16 @@ struct Sampling {
   double origin_y = 0;
   double cells_per_pixel = 1;
   bool grid_lines = false;
+  /// Phosphor-like age shading: a pixel not fully live fades from its previous colour (the
+  /// `pixels` passed in) towards dead by kAgeKeep / kAgeScale a frame, unless its colour now is
+  /// farther from dead; live pixels and grid lines are drawn as usual.
+  bool age_shading = false;
 };
+
+/// Age shading keeps 13/16 of a dead pixel's distance from the dead colour per frame: live to
+/// dead in about 25 frames.
+inline constexpr int kAgeKeep = 13;
+inline constexpr int kAgeScale = 16;
 
 /// Grid lines are drawn from this zoom on (screen pixels per cell) when the grid is on.
 inline constexpr double kGridMinPixelsPerCell = 6;
@@ -32,7 +41,9 @@ inline constexpr double kGridMinPixelsPerCell = 6;
 /// Fills `pixels` (width x height, row 0 = top) exactly as launch_render_tile does on the device:
 /// zoomed out a pixel mixes dead and live by sqrt(fraction of live cells under it) (monotonic, and
 /// sparse ash stays visible); zoomed in cells
-/// are crisp, with grid lines on each cell's first pixel row and column when asked.
+/// are crisp, with grid lines on each cell's first pixel row and column when asked. With
+/// sampling.age_shading, `pixels` must hold this tile's previous pixels (same size; otherwise
+/// the frame is drawn without age shading).
 void render_tile_host(const Lattice& lattice, int width, int height, const Sampling& sampling,
                       const Palette& palette, std::vector<std::uint32_t>& pixels);
 

@@ -26,13 +26,14 @@ namespace ls::render {
 #if defined(LIFESTREAMS_HAVE_CUDA)
 namespace {
 
-/// A GL texture registered with CUDA for surface writes; unregistered in the destructor.
+/// A GL texture registered with CUDA for surface loads and stores; unregistered in the
+/// destructor. Mapped write-discard unless the kernel reads the last frame (age shading).
 class GraphicsResource {
  public:
   explicit GraphicsResource(GLuint texture) {
-    CUDA_CHECK(cudaGraphicsGLRegisterImage(
-        &resource_, texture, GL_TEXTURE_2D,
-        cudaGraphicsRegisterFlagsSurfaceLoadStore | cudaGraphicsRegisterFlagsWriteDiscard));
+    CUDA_CHECK(cudaGraphicsGLRegisterImage(&resource_, texture, GL_TEXTURE_2D,
+                                           cudaGraphicsRegisterFlagsSurfaceLoadStore));
+    CUDA_CHECK(cudaGraphicsResourceSetMapFlags(resource_, cudaGraphicsMapFlagsWriteDiscard));
   }
   GraphicsResource(const GraphicsResource&) = delete;
   GraphicsResource& operator=(const GraphicsResource&) = delete;
@@ -40,9 +41,18 @@ class GraphicsResource {
     if (resource_) cudaGraphicsUnregisterResource(resource_);
   }
   cudaGraphicsResource_t get() const { return resource_; }
+  /// Only while unmapped. Returns whether the flag changed.
+  bool set_write_discard(bool discard) {
+    if (discard == write_discard_) return false;
+    CUDA_CHECK(cudaGraphicsResourceSetMapFlags(
+        resource_, discard ? cudaGraphicsMapFlagsWriteDiscard : cudaGraphicsMapFlagsNone));
+    write_discard_ = discard;
+    return true;
+  }
 
  private:
   cudaGraphicsResource_t resource_ = nullptr;
+  bool write_discard_ = true;
 };
 
 /// A surface object over a mapped array (the array of a registered texture stays the same while
@@ -82,6 +92,9 @@ struct TileRenderer::Tile {
   GlTexture texture;
   int width = 0;
   int height = 0;
+  // Which path made the texture's pixels last: age shading fades from them only on the same path.
+  enum class Drawn { never, host, device } drawn = Drawn::never;
+  std::vector<std::uint32_t> pixels;  // the host paths' last pixels of this tile
 #if defined(LIFESTREAMS_HAVE_CUDA)
   std::unique_ptr<GraphicsResource> resource;
   Surface surface;
@@ -121,12 +134,13 @@ std::optional<DisplayPath> parse_display_path(std::string_view name) {
   return std::nullopt;
 }
 
-Sampling sampling_for(const Placement& p, bool grid) {
+Sampling sampling_for(const Placement& p, const DisplayOptions& options) {
   Sampling s;
   s.origin_x = p.origin_x;
   s.origin_y = p.origin_y;
   s.cells_per_pixel = 1.0 / p.pixels_per_cell;
-  s.grid_lines = grid && p.pixels_per_cell >= kGridMinPixelsPerCell;
+  s.grid_lines = options.grid_lines && p.pixels_per_cell >= kGridMinPixelsPerCell;
+  s.age_shading = options.age_shading;
   return s;
 }
 
@@ -188,30 +202,30 @@ void TileRenderer::sync(const std::vector<Placement>& placements) {
   }
 }
 
-void TileRenderer::update(Engine& engine, const std::vector<Placement>& placements, bool grid,
-                          const Palette& palette) {
+void TileRenderer::update(Engine& engine, const std::vector<Placement>& placements,
+                          const DisplayOptions& options, const Palette& palette) {
   sync(placements);
   if (auto* cpu = dynamic_cast<CpuEngine*>(&engine)) {
-    update_cpu(*cpu, placements, grid, palette);
+    update_cpu(*cpu, placements, options, palette);
     return;
   }
 #if defined(LIFESTREAMS_HAVE_CUDA)
   if (auto* gpu = dynamic_cast<CudaEngine*>(&engine)) {
     if (path_ == DisplayPath::textbook) {
-      update_textbook(engine, placements, grid, palette);
+      update_textbook(engine, placements, options, palette);
       return;
     }
     if (!cuda_) throw DeviceError("the tile renderer was made for the CPU engine");
-    update_cuda(*gpu, placements, grid, palette, true);
+    update_cuda(*gpu, placements, options, palette, true);
     return;
   }
 #endif
   throw DeviceError("the tile renderer cannot draw the " + engine.backend() + " engine");
 }
 
-DisplayCost TileRenderer::measure(Engine& engine, const std::vector<Placement>& placements, bool grid,
-                                  const Palette& palette, DisplayPath path, double min_seconds,
-                                  int max_frames) {
+DisplayCost TileRenderer::measure(Engine& engine, const std::vector<Placement>& placements,
+                                  const DisplayOptions& options, const Palette& palette, DisplayPath path,
+                                  double min_seconds, int max_frames) {
   DisplayCost cost;
 #if defined(LIFESTREAMS_HAVE_CUDA)
   auto* gpu = dynamic_cast<CudaEngine*>(&engine);
@@ -221,9 +235,9 @@ DisplayCost TileRenderer::measure(Engine& engine, const std::vector<Placement>& 
   if (n == 0) return cost;
   auto fill = [&] {
     if (path == DisplayPath::textbook)
-      update_textbook(engine, placements, grid, palette);
+      update_textbook(engine, placements, options, palette);
     else
-      update_cuda(*gpu, placements, grid, palette, false);
+      update_cuda(*gpu, placements, options, palette, false);
   };
   auto drain = [&] {
     CUDA_CHECK(cudaStreamSynchronize(cuda_state_->stream.get()));
@@ -250,28 +264,40 @@ DisplayCost TileRenderer::measure(Engine& engine, const std::vector<Placement>& 
   cost.map_host_ms = (map_host_ms_ - map_before) / frames;
   cost.unmap_host_ms = (unmap_host_ms_ - unmap_before) / frames;
 #else
-  (void)engine, (void)placements, (void)grid, (void)palette, (void)path, (void)min_seconds, (void)max_frames;
+  (void)engine, (void)placements, (void)options, (void)palette, (void)path, (void)min_seconds,
+      (void)max_frames;
 #endif
   return cost;
 }
 
-void TileRenderer::update_cpu(CpuEngine& engine, const std::vector<Placement>& placements, bool grid,
-                              const Palette& palette) {
+namespace {
+/// The tile's sampling; age shading only where the tile's last pixels came from the same path.
+Sampling tile_sampling(const Placement& p, const DisplayOptions& options, bool history) {
+  Sampling s = sampling_for(p, options);
+  s.age_shading = s.age_shading && history;
+  return s;
+}
+}  // namespace
+
+void TileRenderer::update_cpu(CpuEngine& engine, const std::vector<Placement>& placements,
+                              const DisplayOptions& options, const Palette& palette) {
   const std::size_t n = std::min(placements.size(), engine.size());
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   for (std::size_t i = 0; i < n; ++i) {
     Tile& tile = *tiles_[i];
     engine.begin_display(i);
-    render_tile_host(engine.lattice(i), tile.width, tile.height, sampling_for(placements[i], grid), palette,
-                     pixels_);
+    render_tile_host(engine.lattice(i), tile.width, tile.height,
+                     tile_sampling(placements[i], options, tile.drawn == Tile::Drawn::host), palette,
+                     tile.pixels);
     glTextureSubImage2D(tile.texture.get(), 0, 0, 0, tile.width, tile.height, GL_RGBA, GL_UNSIGNED_BYTE,
-                        pixels_.data());
+                        tile.pixels.data());
+    tile.drawn = Tile::Drawn::host;
     engine.end_display(i);
   }
 }
 
-void TileRenderer::update_textbook(Engine& engine, const std::vector<Placement>& placements, bool grid,
-                                   const Palette& palette) {
+void TileRenderer::update_textbook(Engine& engine, const std::vector<Placement>& placements,
+                                   const DisplayOptions& options, const Palette& palette) {
   const std::size_t n = std::min(placements.size(), engine.size());
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   for (std::size_t i = 0; i < n; ++i) {
@@ -279,9 +305,12 @@ void TileRenderer::update_textbook(Engine& engine, const std::vector<Placement>&
     // The lattice to the host (a blocking copy: the textbook path cannot avoid this sync), its
     // pixels on the CPU, the upload through GL.
     const Lattice lattice = engine.read(i);
-    render_tile_host(lattice, tile.width, tile.height, sampling_for(placements[i], grid), palette, pixels_);
+    render_tile_host(lattice, tile.width, tile.height,
+                     tile_sampling(placements[i], options, tile.drawn == Tile::Drawn::host), palette,
+                     tile.pixels);
     glTextureSubImage2D(tile.texture.get(), 0, 0, 0, tile.width, tile.height, GL_RGBA, GL_UNSIGNED_BYTE,
-                        pixels_.data());
+                        tile.pixels.data());
+    tile.drawn = Tile::Drawn::host;
   }
 }
 
@@ -298,13 +327,19 @@ void TileRenderer::harvest_map_waits() {
   }
 }
 
-void TileRenderer::update_cuda(CudaEngine& engine, const std::vector<Placement>& placements, bool grid,
-                               const Palette& palette, bool timed) {
+void TileRenderer::update_cuda(CudaEngine& engine, const std::vector<Placement>& placements,
+                               const DisplayOptions& options, const Palette& palette, bool timed) {
   const std::size_t n = std::min(placements.size(), engine.size());
   if (n == 0) return;
   Cuda& c = *cuda_state_;
   c.resources.clear();
-  for (std::size_t i = 0; i < n; ++i) c.resources.push_back(tiles_[i]->resource->get());
+  for (std::size_t i = 0; i < n; ++i) {
+    Tile& tile = *tiles_[i];
+    // Pixels last written under write-discard are not promised to be there: start afresh.
+    if (tile.resource->set_write_discard(!options.age_shading) && options.age_shading)
+      tile.drawn = Tile::Drawn::never;
+    c.resources.push_back(tile.resource->get());
+  }
   const cudaStream_t stream = c.stream.get();
   MapWaitSlot* wait = nullptr;
   if (timed) {
@@ -329,12 +364,13 @@ void TileRenderer::update_cuda(CudaEngine& engine, const std::vector<Placement>&
     CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, tile.resource->get(), 0, 0));
     const cudaSurfaceObject_t surface = tile.surface.get(array);
     const DeviceLatticeView v = engine.device_view(i);
-    const Sampling s = sampling_for(placements[i], grid);
+    const Sampling s = tile_sampling(placements[i], options, tile.drawn == Tile::Drawn::device);
     kernels::TileView tv;
     tv.origin_x = s.origin_x;
     tv.origin_y = s.origin_y;
     tv.cells_per_pixel = s.cells_per_pixel;
     tv.grid_lines = s.grid_lines;
+    tv.age_shading = s.age_shading;
     tv.live_rgba = palette.live;
     tv.dead_rgba = palette.dead;
     tv.grid_rgba = palette.grid;
@@ -345,6 +381,7 @@ void TileRenderer::update_cuda(CudaEngine& engine, const std::vector<Placement>&
                                 v.stream);
     if (timed) engine.end_display(i);
     tile.rendered.record(v.stream);
+    tile.drawn = Tile::Drawn::device;
     CUDA_CHECK(cudaStreamWaitEvent(stream, tile.rendered.get(), 0));
   }
   const auto unmap_start = Clock::now();
@@ -353,7 +390,8 @@ void TileRenderer::update_cuda(CudaEngine& engine, const std::vector<Placement>&
 }
 #else
 void TileRenderer::harvest_map_waits() {}
-void TileRenderer::update_cuda(CudaEngine&, const std::vector<Placement>&, bool, const Palette&, bool) {
+void TileRenderer::update_cuda(CudaEngine&, const std::vector<Placement>&, const DisplayOptions&,
+                               const Palette&, bool) {
   throw DeviceError("this build has no CUDA");
 }
 #endif

@@ -33,6 +33,12 @@ enum class DisplayPath { interop, textbook };
 std::string_view display_path_name(DisplayPath path);
 std::optional<DisplayPath> parse_display_path(std::string_view name);
 
+/// What the scene asks of every tile beyond its view.
+struct DisplayOptions {
+  bool grid_lines = true;    // cell grid lines, from kGridMinPixelsPerCell on
+  bool age_shading = false;  // dead cells fade out over frames (see Sampling::age_shading)
+};
+
 /// What filling every tile once costs by one path, measured outside the frame loop.
 struct DisplayCost {
   int tiles = 0;
@@ -60,8 +66,10 @@ class TileRenderer {
   /// Fills every tile from the engine: CpuEngine (host pixels + glTextureSubImage2D) or
   /// CudaEngine by the display path (interop: all resources mapped in one call, one render
   /// kernel per tile on its instance's stream, one unmap; the interop work of each tile is
-  /// bracketed with engine.begin_display/end_display).
-  void update(Engine& engine, const std::vector<Placement>& placements, bool grid, const Palette& palette);
+  /// bracketed with engine.begin_display/end_display). With age shading, each tile fades from
+  /// the pixels it showed last (none yet, or last made by the other path: drawn without fading).
+  void update(Engine& engine, const std::vector<Placement>& placements, const DisplayOptions& options,
+              const Palette& palette);
 
   /// The path update() takes with a CUDA engine (default interop).
   void set_display_path(DisplayPath path) { path_ = path; }
@@ -71,7 +79,7 @@ class TileRenderer {
   /// display brackets) for at least `min_seconds` (at least one fill after a warm-up, at most
   /// `max_frames`), waits for the GPU, and returns the cost. Blocks: not for the frame loop.
   /// Empty (tiles 0) on the CPU engine.
-  DisplayCost measure(Engine& engine, const std::vector<Placement>& placements, bool grid,
+  DisplayCost measure(Engine& engine, const std::vector<Placement>& placements, const DisplayOptions& options,
                       const Palette& palette, DisplayPath path, double min_seconds, int max_frames);
 
   /// Interop, in the frame loop: how long the render stream waited in the one map call (GL
@@ -89,12 +97,12 @@ class TileRenderer {
  private:
   struct Tile;
   struct Cuda;
-  void update_cpu(CpuEngine& engine, const std::vector<Placement>& placements, bool grid,
+  void update_cpu(CpuEngine& engine, const std::vector<Placement>& placements, const DisplayOptions& options,
                   const Palette& palette);
-  void update_cuda(CudaEngine& engine, const std::vector<Placement>& placements, bool grid,
-                   const Palette& palette, bool timed);
-  void update_textbook(Engine& engine, const std::vector<Placement>& placements, bool grid,
-                       const Palette& palette);
+  void update_cuda(CudaEngine& engine, const std::vector<Placement>& placements,
+                   const DisplayOptions& options, const Palette& palette, bool timed);
+  void update_textbook(Engine& engine, const std::vector<Placement>& placements,
+                       const DisplayOptions& options, const Palette& palette);
   void harvest_map_waits();
 
   bool cuda_;
@@ -108,10 +116,9 @@ class TileRenderer {
   GLint origin_location_ = -1;
   std::vector<std::unique_ptr<Tile>> tiles_;
   std::unique_ptr<Cuda> cuda_state_;
-  std::vector<std::uint32_t> pixels_;  // reused host buffer of the CPU path
 };
 
 /// The sampling a tile uses for its placement (grid lines from kGridMinPixelsPerCell on).
-Sampling sampling_for(const Placement& placement, bool grid);
+Sampling sampling_for(const Placement& placement, const DisplayOptions& options);
 
 }  // namespace ls::render

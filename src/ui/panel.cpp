@@ -508,8 +508,13 @@ void Panel::draw_scene(const PanelModel& model, std::vector<Command>& out) {
     bool grid = model.grid;
     if (ImGui::Checkbox("grid lines", &grid)) out.push_back(cmd::Grid{grid});
     tooltip("Cell grid lines when zoomed in.");
+    ImGui::SameLine();
+    bool age = model.age;
+    if (ImGui::Checkbox("age shading", &age)) out.push_back(cmd::Age{age});
+    tooltip(
+        "Cells that just died glow and fade to the dead colour over some 25 frames.\n"
+        "After a zoom, pan or resize the old picture fades out the same way.");
     if (model.windowed && model.vsync) {
-      ImGui::SameLine();
       text_coloured(colour::warn, "timings capped");
       tooltip("vsync on: frames wait for the display, so FPS and frame times are capped at its rate.");
     } else if (!model.windowed) {

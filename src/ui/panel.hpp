@@ -31,6 +31,7 @@ struct PanelModel {
   int generations_per_frame = 1;
   bool paused = false;
   bool grid = true;
+  bool age = false;
   // Display and frame figures.
   bool windowed = true;  // false in --headless
   bool vsync = true;

@@ -64,6 +64,8 @@ TEST(Command, EveryCanonicalLinePrintsBackUnchanged) {
                          "reset 2",
                          "vsync off",
                          "grid on",
+                         "age on",
+                         "age off",
                          "panel off"};
   for (const char* line : lines) {
     const Command c = parse(line);
@@ -87,6 +89,8 @@ TEST(Command, ArgumentsMeanWhatTheySay) {
   const auto pan = std::get<cmd::Pan>(parse("pan all 1.5 -2"));
   EXPECT_DOUBLE_EQ(pan.dx, 1.5);
   EXPECT_DOUBLE_EQ(pan.dy, -2);
+  EXPECT_TRUE(std::get<cmd::Age>(parse("age on")).on);
+  EXPECT_FALSE(std::get<cmd::Age>(parse("age off  # plain colours")).on);
 }
 
 TEST(Command, BlankAndCommentLinesAreNotCommands) {
@@ -115,6 +119,7 @@ TEST(Command, BadLinesNameLineColumnAndReason) {
   EXPECT_NE(error_of("expect-hash 0 1234").find("hexadecimal with a 0x prefix"), std::string::npos);
   EXPECT_NE(error_of("zoom 0 nan").find("finite number"), std::string::npos);
   EXPECT_NE(error_of("set 0 1 2 3").find("cell state must be 0 or 1"), std::string::npos);
+  EXPECT_NE(error_of("age 1").find("column 5: expected 'on' or 'off', got '1'"), std::string::npos);
   EXPECT_NE(error_of("variant x global").find("instance number or 'all'"), std::string::npos);
   EXPECT_NE(error_of("expect-hash 0 0x1ffffffffffffffff").find("does not fit in 64 bits"), std::string::npos);
 }

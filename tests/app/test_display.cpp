@@ -1,14 +1,17 @@
 // test_display.cpp — how the tiles and the ImGui layer reach the screen: the cached ImGui layer
 // looks as drawing ImGui directly does, the interop render kernels draw the same pixels as the
-// textbook path (host copy + the CPU twin + glTexSubImage2D), and --report gives both paths' cost.
+// textbook path (host copy + the CPU twin + glTexSubImage2D), age shading fades a cell that died
+// on every backend, and --report gives both paths' cost.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <regex>
 #include <string>
 
 #include "app_test_util.hpp"
+#include "render/tile_pixels.hpp"
 #include "render/view.hpp"
 #include "ui/regions.hpp"
 
@@ -144,6 +147,96 @@ TEST(Display, InteropDrawsTheSamePixelsAsTheTextbookPath) {
     EXPECT_EQ(differ, 0) << "tile " << t;
   }
   EXPECT_GT(compared, 8 * 150 * 150);
+}
+
+// Each of r, g, b of the screenshot pixel `c` (0xBBGGRR) strictly between the dead and live
+// colours' (the default palette is brighter live in every channel), and of `brighter` too.
+bool between(std::uint32_t c, std::uint32_t darker, std::uint32_t brighter) {
+  for (int shift = 0; shift < 24; shift += 8) {
+    const std::uint32_t v = (c >> shift) & 0xffu;
+    if (v <= ((darker >> shift) & 0xffu) || v >= ((brighter >> shift) & 0xffu)) return false;
+  }
+  return true;
+}
+
+// One live cell, cleared: with `age on` its pixels glow between live and dead for the next frames,
+// darker each time, and are dead again some 20 frames later; with age shading off (the default)
+// they are dead at once. On the CPU backend, and through interop when there is a CUDA device.
+TEST(Display, AgeShadingFadesACellThatDiedOverAFewFrames) {
+  ScratchDir dir;
+  std::vector<std::string> backends = {"cpu"};
+  if (have_cuda(dir)) backends.push_back("cuda");
+  const render::Palette pal;
+  const std::uint32_t live = pal.live & 0xffffffu, dead = pal.dead & 0xffffffu;
+  const auto rects = render::layout_tiles(render::Rect{0, 0, 640, 360}, 1, 64, 64);
+  ASSERT_EQ(rects.size(), 1u);
+  render::View view;
+  render::set_zoom(view, rects[0], 64, 64, 8);
+  const render::Placement p = render::place(view, rects[0], 64, 64);
+  const int px = p.quad.x + static_cast<int>(std::floor((32.5 - p.origin_x) * 8));
+  const int py = p.quad.y + static_cast<int>(std::floor((32.5 - p.origin_y) * 8));
+  for (const std::string& backend : backends) {
+    for (const char* age : {"on", "off"}) {
+      SCOPED_TRACE(backend + ", age " + age);
+      dir.write("fade.script", std::string("pause\npanel off\ndensity 0\nsize 64 64\ninstances 1\nage ") +
+                                   age +
+                                   "\nzoom 0 8\nset 0 32 32 1\nframes 2\nscreenshot live.png\n"
+                                   "set 0 32 32 0\nscreenshot f1.png\nframes 3\nscreenshot f5.png\n"
+                                   "frames 30\nscreenshot f36.png\nquit\n");
+      ASSERT_EQ(shell(dir, "env -u DISPLAY " + quoted_app() + " --headless --backend " + backend +
+                               " --size 640x360 --script fade.script"),
+                0)
+          << dir.read("out.txt");
+      const Png shot_live = load_png(dir.file("live.png")), f1 = load_png(dir.file("f1.png"));
+      const Png f5 = load_png(dir.file("f5.png")), f36 = load_png(dir.file("f36.png"));
+      ASSERT_TRUE(shot_live.ok() && f1.ok() && f5.ok() && f36.ok());
+      EXPECT_EQ(shot_live.at(px, py), live);
+      if (std::string(age) == "on") {
+        EXPECT_TRUE(between(f1.at(px, py), dead, live)) << std::hex << f1.at(px, py);
+        EXPECT_TRUE(between(f5.at(px, py), dead, f1.at(px, py))) << std::hex << f5.at(px, py);
+      } else {
+        EXPECT_EQ(f1.at(px, py), dead);
+        EXPECT_EQ(f5.at(px, py), dead);
+      }
+      EXPECT_EQ(f36.at(px, py), dead);
+      EXPECT_EQ(f1.at(px + 16, py), dead) << "a cell that was never live";
+    }
+  }
+}
+
+// A running soup with age shading on, zoomed out and in: the interop kernels, reading their own
+// last frame from the texture, draw the very pixels the textbook path fades from its host copy.
+TEST(Display, InteropAgeShadingDrawsTheSamePixelsAsTheTextbookPath) {
+  ScratchDir dir;
+  if (!have_cuda(dir)) GTEST_SKIP() << "no usable CUDA device: " << dir.read("out.txt");
+  dir.write("age.script",
+            "panel off\nsize 2048 2048\ninstances 4\nage on\nzoom 1 0.3\nzoom 2 4\nzoom 3 8\nframes 12\n"
+            "screenshot age.png\nquit\n");
+  for (const char* path : {"interop", "textbook"}) {
+    ASSERT_EQ(shell(dir, quoted_app() + " --headless --backend cuda --size 960x540 --display-path " + path +
+                             " --script age.script && mv age.png " + path + ".png"),
+              0)
+        << dir.read("out.txt");
+  }
+  const Png interop = load_png(dir.file("interop.png"));
+  const Png textbook = load_png(dir.file("textbook.png"));
+  ASSERT_TRUE(interop.ok() && textbook.ok());
+  const auto rects = render::layout_tiles(render::Rect{0, 0, 960, 540}, 4, 2048, 2048);
+  ASSERT_EQ(rects.size(), 4u);
+  const render::Palette pal;
+  for (std::size_t t = 0; t < rects.size(); ++t) {
+    const render::Rect& r = rects[t];
+    int differ = 0, fading = 0;
+    for (int y = r.y + 48; y < r.y + r.h; ++y)
+      for (int x = r.x; x < r.x + r.w; ++x) {
+        differ += interop.at(x, y) != textbook.at(x, y);
+        fading += between(interop.at(x, y), pal.dead & 0xffffffu, pal.live & 0xffffffu);
+      }
+    EXPECT_EQ(differ, 0) << "tile " << t;
+    if (t == 2) {
+      EXPECT_GT(fading, 500) << "no fading cells in the zoomed-in tile";
+    }
+  }
 }
 
 TEST(Display, ReportGivesBothDisplayPathsCostInOneRun) {

@@ -121,5 +121,14 @@ TEST_F(SceneTest, SizeResetsEveryInstanceToANewSoupOfThatSize) {
   scene.execute(line("expect-agree"));
 }
 
+TEST_F(SceneTest, AgeShadingIsOffUntilAskedFor) {
+  EXPECT_FALSE(scene.age());
+  scene.execute(line("age on"));
+  EXPECT_TRUE(scene.age());
+  EXPECT_TRUE(scene.grid());  // the grid is a separate choice
+  scene.execute(line("age off"));
+  EXPECT_FALSE(scene.age());
+}
+
 }  // namespace
 }  // namespace ls::app

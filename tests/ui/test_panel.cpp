@@ -156,6 +156,22 @@ TEST_F(PanelTest, PauseButtonFollowsThePausedState) {
   EXPECT_TRUE(std::holds_alternative<cmd::Run>(out[0]));
 }
 
+TEST_F(PanelTest, AgeShadingCheckboxFollowsTheScene) {
+  frame();
+  ImGui::ActivateItem(scene_item("age shading"));
+  std::vector<Command> out = frame();
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_TRUE(std::holds_alternative<cmd::Age>(out[0]));
+  EXPECT_TRUE(std::get<cmd::Age>(out[0]).on);
+  model_.age = true;
+  frame();
+  ImGui::ActivateItem(scene_item("age shading"));
+  out = frame();
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_TRUE(std::holds_alternative<cmd::Age>(out[0]));
+  EXPECT_FALSE(std::get<cmd::Age>(out[0]).on);
+}
+
 TEST_F(PanelTest, InvalidRuleShowsItsReasonAndEmitsNothing) {
   frame();
   focus_text(scene_item("##rule_all"));
