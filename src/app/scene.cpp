@@ -141,6 +141,11 @@ void Scene::load(std::size_t index, const std::string& path) {
   }
   check_lattice_size(w, h);
   // A file may name a torus far larger than memory: say so rather than let bad_alloc end the app.
+  try {
+    check_host_memory(w, h, 1);
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
+  }
   std::optional<Lattice> lattice;
   try {
     lattice.emplace(static_cast<int>(w), static_cast<int>(h));

@@ -124,18 +124,6 @@ struct CpuEngine::Instance {
 };
 
 namespace {
-// Bytes of host memory still available (MemAvailable), or 0 when unknown.
-std::uint64_t host_memory_available() {
-  std::ifstream f("/proc/meminfo");
-  std::string key;
-  std::uint64_t kb = 0;
-  std::string unit;
-  while (f >> key >> kb >> unit) {
-    if (key == "MemAvailable:") return kb * 1024;
-  }
-  return 0;
-}
-
 void check_index(std::size_t index, std::size_t size) {
   if (index >= size) {
     throw InputError("instance " + std::to_string(index) + " does not exist (there are " +
@@ -179,13 +167,8 @@ std::unique_ptr<CpuEngine::Instance> CpuEngine::make_instance(const InstanceSpec
   }
   check_lattice_size(w, h);
   // Two lattices of one bit per cell; refuse before allocating what the machine does not have.
+  check_host_memory(w, h, 2);
   const std::uint64_t need = 2ull * static_cast<std::uint64_t>(w) * static_cast<std::uint64_t>(h) / 8;
-  const std::uint64_t avail = host_memory_available();
-  if (avail != 0 && need > avail) {
-    throw InputError("lattice " + std::to_string(w) + "x" + std::to_string(h) + " needs " +
-                     std::to_string(need >> 20) + " MiB of host memory; " + std::to_string(avail >> 20) +
-                     " MiB free");
-  }
   try {
     if (const auto* r = std::get_if<RandomInit>(&spec.init)) {
       inst->cells = Lattice::random(w, h, r->density, r->seed);

@@ -2,6 +2,7 @@
 #include "core/lattice.hpp"
 
 #include <bit>
+#include <fstream>
 #include <string>
 
 #include "core/error.hpp"
@@ -15,6 +16,28 @@ void check_lattice_size(long long w, long long h) {
     throw InputError("lattice size " + std::to_string(w) + "x" + std::to_string(h) +
                      " is not allowed: width and height must be multiples of 32 from 32 to " +
                      std::to_string(kMaxLatticeSide));
+  }
+}
+
+std::uint64_t host_memory_available() {
+  std::ifstream f("/proc/meminfo");
+  std::string key;
+  std::uint64_t kb = 0;
+  std::string unit;
+  while (f >> key >> kb >> unit) {
+    if (key == "MemAvailable:") return kb * 1024;
+  }
+  return 0;
+}
+
+void check_host_memory(long long w, long long h, int copies) {
+  const std::uint64_t need =
+      static_cast<std::uint64_t>(copies) * static_cast<std::uint64_t>(w) * static_cast<std::uint64_t>(h) / 8;
+  const std::uint64_t avail = host_memory_available();
+  if (avail != 0 && need > avail) {
+    throw InputError("lattice " + std::to_string(w) + "x" + std::to_string(h) + " needs " +
+                     std::to_string(need >> 20) + " MiB of host memory; " + std::to_string(avail >> 20) +
+                     " MiB free");
   }
 }
 
