@@ -67,7 +67,8 @@ class ScratchDir {
 /// leak check: their GL drivers (Mesa, loaded with dlopen and unloaded at exit) leave allocations
 /// that LeakSanitizer cannot attribute to any library, so no suppression can name them. The tests'
 /// own process keeps the leak check.
-inline constexpr const char* kChildEnv = "export ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\"; ";
+inline constexpr const char* kChildEnv =
+    "export ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\"; ";
 #else
 inline constexpr const char* kChildEnv = "";
 #endif
