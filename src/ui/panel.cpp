@@ -554,7 +554,7 @@ void Panel::draw_instances(const PanelModel& model, std::vector<Command>& out) {
       "generations per launch (iterate, bitpacked)",
       "cross-check: instances of one start state (group letter) must agree at equal generations",
       "population (live cells) of the newest summary",
-      "generation",
+      "generation of that summary",
   };
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int c = 0; c < 7; ++c) {
@@ -643,9 +643,14 @@ void Panel::draw_instances(const PanelModel& model, std::vector<Command>& out) {
 
       ImGui::TableNextColumn();
       ImGui::AlignTextToFramePadding();
-      text_right(format_count(s.generation, num, sizeof num));
+      // The generation of the summary the live count comes from, as on the tile labels: the
+      // engine may already stand a frame or two further.
+      const std::uint64_t shown = s.summary ? s.summary->generation : s.generation;
+      text_right(format_count(shown, num, sizeof num));
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("generation %" PRIu64 " (%d \xC3\x97 %d)", s.generation, s.width, s.height);
+        ImGui::SetTooltip("generation %" PRIu64 " of the live count; the engine stands at %" PRIu64
+                          " (%d \xC3\x97 %d)",
+                          shown, s.generation, s.width, s.height);
       }
       ImGui::PopID();
     }
