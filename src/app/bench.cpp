@@ -494,18 +494,7 @@ int bench_main(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
-  try {
-    return run_bench(options);
-  } catch (const InputError& e) {
-    std::cerr << "lifestreams bench: " << e.what() << "\n";
-    return 2;
-  } catch (const DeviceError& e) {
-    std::cerr << "lifestreams bench: " << e.what() << "\n";
-    return 3;
-  } catch (const std::bad_alloc&) {
-    std::cerr << "lifestreams bench: out of host memory\n";
-    return 3;
-  }
+  return exit_status_of("lifestreams bench", [&] { return run_bench(options); });
 }
 
 }  // namespace ls

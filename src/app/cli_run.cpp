@@ -180,18 +180,7 @@ int run_main(int argc, char** argv) {
     std::cerr << "lifestreams run: " << what << "\n";
     return 2;
   }
-  try {
-    return run(o);
-  } catch (const InputError& e) {
-    std::cerr << "lifestreams run: " << e.what() << "\n";
-    return 2;
-  } catch (const DeviceError& e) {
-    std::cerr << "lifestreams run: " << e.what() << "\n";
-    return 3;
-  } catch (const std::bad_alloc&) {
-    std::cerr << "lifestreams run: out of host memory\n";
-    return 2;
-  }
+  return exit_status_of("lifestreams run", [&] { return run(o); });
 }
 
 }  // namespace ls

@@ -971,22 +971,15 @@ int gui_main(int argc, char** argv) {
     std::cerr << "lifestreams: " << e.what() << "\n";
     return 2;
   }
-  try {
-    app::App application(o);
-    return application.run();
-  } catch (const app::ScriptFailure& f) {
-    std::cerr << "lifestreams: " << f.message << "\n";
-    return f.status;
-  } catch (const InputError& e) {
-    std::cerr << "lifestreams: " << e.what() << "\n";
-    return 2;
-  } catch (const DeviceError& e) {
-    std::cerr << "lifestreams: " << e.what() << "\n";
-    return 3;
-  } catch (const std::bad_alloc&) {
-    std::cerr << "lifestreams: out of host memory\n";
-    return 2;
-  }
+  return exit_status_of("lifestreams", [&] {
+    try {
+      app::App application(o);
+      return application.run();
+    } catch (const app::ScriptFailure& f) {
+      std::cerr << "lifestreams: " << f.message << "\n";
+      return f.status;
+    }
+  });
 }
 
 }  // namespace ls

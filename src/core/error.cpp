@@ -1,10 +1,28 @@
-// error.cpp — formatting of located input errors.
+// error.cpp — formatting of located input errors; the entry points' exit statuses.
 #include "core/error.hpp"
+
+#include <iostream>
+#include <new>
 
 namespace ls {
 
 InputError text_error(int line, int column, const std::string& what) {
   return InputError("line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + what);
+}
+
+int exit_status_of(std::string_view prefix, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const InputError& e) {
+    std::cerr << prefix << ": " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << prefix << ": out of host memory\n";
+    return 2;
+  } catch (const DeviceError& e) {
+    std::cerr << prefix << ": " << e.what() << "\n";
+    return 3;
+  }
 }
 
 }  // namespace ls

@@ -1,8 +1,10 @@
 // error.hpp — the error types every layer throws: bad user input vs. device/GL failure.
 #pragma once
 
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace ls {
 
@@ -22,5 +24,11 @@ class DeviceError : public std::runtime_error {
 
 /// Input error located in a text: formats "line L, column C: what" (line/column from 1).
 InputError text_error(int line, int column, const std::string& what);
+
+/// The one error path of the command-line entry points (`run`, `bench`, the app): returns what
+/// `body` returns, or, when it throws, prints "`prefix`: message" as one line on stderr and returns
+/// the documented exit status: InputError 2, host memory exhausted 2 (a size too large to
+/// allocate), DeviceError 3.
+int exit_status_of(std::string_view prefix, const std::function<int()>& body);
 
 }  // namespace ls

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/cpu_engine.hpp"
+#include "core/engine.hpp"
 #include "core/lattice.hpp"
 #include "core/rule.hpp"
 #include "core/splitmix.hpp"
@@ -22,6 +23,8 @@ namespace {
 
 using ls::Lattice;
 using ls::Rule;
+using ls::Variant;
+using ls::variant_name;
 using ls::kernels::Layout;
 
 bool has_device() {
@@ -50,22 +53,6 @@ class DeviceBuffer {
   std::size_t bytes_;
 };
 
-enum class Variant { naive, global, shared, iterate, bitpacked };
-const char* name(Variant v) {
-  switch (v) {
-    case Variant::naive:
-      return "naive";
-    case Variant::global:
-      return "global";
-    case Variant::shared:
-      return "shared";
-    case Variant::iterate:
-      return "iterate";
-    case Variant::bitpacked:
-      return "bitpacked";
-  }
-  return "?";
-}
 Layout layout_of(Variant v) {
   switch (v) {
     case Variant::naive:
@@ -217,9 +204,10 @@ TEST_P(VariantTest, EqualsCpuReferenceOnRandomSoupsAndRules) {
       const std::uint64_t seed = 1000 + case_no;
       const int k = ks[case_no % std::size(ks)];
       ++case_no;
-      SCOPED_TRACE(std::string(name(v)) + " rule " + rules[ri].to_string() + " " + std::to_string(s.w) + "x" +
-                   std::to_string(s.h) + " p=" + std::to_string(density) + " seed=" + std::to_string(seed) +
-                   " gens=" + std::to_string(g) + " k=" + std::to_string(k));
+      SCOPED_TRACE(std::string(variant_name(v)) + " rule " + rules[ri].to_string() + " " +
+                   std::to_string(s.w) + "x" + std::to_string(s.h) + " p=" + std::to_string(density) +
+                   " seed=" + std::to_string(seed) + " gens=" + std::to_string(g) +
+                   " k=" + std::to_string(k));
       Lattice want = Lattice::random(s.w, s.h, density, seed);
       const Lattice got = run_on_device(v, want, rules[ri], g, k);
       ls::cpu_run(want, rules[ri], g);
@@ -238,8 +226,8 @@ TEST_P(VariantTest, EqualsCpuReferenceAfter1000Generations) {
   for (Size s : {Size{2048, 1024}, Size{480, 224}}) {
     for (int ri : {0, 1, 2, 4}) {
       const double density = 0.2 + 0.1 * (i % 4);
-      SCOPED_TRACE(std::string(name(v)) + " rule " + rules[ri].to_string() + " " + std::to_string(s.w) + "x" +
-                   std::to_string(s.h) + " k=" + std::to_string(k));
+      SCOPED_TRACE(std::string(variant_name(v)) + " rule " + rules[ri].to_string() + " " +
+                   std::to_string(s.w) + "x" + std::to_string(s.h) + " k=" + std::to_string(k));
       Lattice want = Lattice::random(s.w, s.h, density, 77 + i++);
       const Lattice got = run_on_device(v, want, rules[ri], 1000, k);
       ls::cpu_run(want, rules[ri], 1000);
@@ -252,7 +240,7 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, VariantTest,
                          ::testing::Values(Variant::naive, Variant::global, Variant::shared, Variant::iterate,
                                            Variant::bitpacked),
                          [](const ::testing::TestParamInfo<Variant>& info) {
-                           return std::string(name(info.param));
+                           return std::string(variant_name(info.param));
                          });
 
 class DeepVariantTest : public ::testing::TestWithParam<Variant> {};
@@ -267,8 +255,8 @@ TEST_P(DeepVariantTest, KGenerationsPerLaunchEqualKSingleSteps) {
   for (int k : {1, 2, 5, 16, 17, 31, 32, 33, 48, 63, 64}) {
     for (Size s : {Size{32, 32}, Size{2048, 1024}, Size{992, 288}, Size{64, 2048}}) {
       const Rule& rule = rules[i % rules.size()];
-      SCOPED_TRACE(std::string(name(v)) + " k=" + std::to_string(k) + " rule " + rule.to_string() + " " +
-                   std::to_string(s.w) + "x" + std::to_string(s.h));
+      SCOPED_TRACE(std::string(variant_name(v)) + " k=" + std::to_string(k) + " rule " + rule.to_string() +
+                   " " + std::to_string(s.w) + "x" + std::to_string(s.h));
       Lattice want = Lattice::random(s.w, s.h, 0.15 + 0.05 * (i % 8), 500 + i);
       ++i;
       const Lattice got = run_on_device(v, want, rule, k, k);
@@ -281,7 +269,7 @@ TEST_P(DeepVariantTest, KGenerationsPerLaunchEqualKSingleSteps) {
 INSTANTIATE_TEST_SUITE_P(MultiGeneration, DeepVariantTest,
                          ::testing::Values(Variant::iterate, Variant::bitpacked),
                          [](const ::testing::TestParamInfo<Variant>& info) {
-                           return std::string(name(info.param));
+                           return std::string(variant_name(info.param));
                          });
 
 // The device random fill equals Lattice::random bit for bit in every layout.
