@@ -8,20 +8,16 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/pixel_math.hpp"
 #include "cuda_check.hpp"
 #include "life_kernels.hpp"
 
 namespace ls::kernels {
 namespace {
 
-// Zoomed far out, a pixel covers many cells; beyond this many per axis it averages a regular
-// sample of them (the shade is the same to the eye, and the cost per pixel stays bounded).
-constexpr int kMaxSamplesPerAxis = 32;
-
-// Age shading keeps kAgeKeep / kAgeScale of a dead pixel's distance from dead per frame (as
-// tile_pixels.hpp).
-constexpr int kAgeKeep = 13;
-constexpr int kAgeScale = 16;
+using pixel::age_fade;
+using pixel::blend;
+using pixel::kMaxSamplesPerAxis;
 
 __device__ inline long long wrap(long long v, long long n) {
   long long r = v % n;
@@ -70,55 +66,6 @@ __device__ inline int count_run(const void* cells, int width, long long x0, int 
     }
     return count;
   }
-}
-
-// Integer square root (bit by bit): the same on host and device, so both paths draw the same pixels.
-__device__ inline std::uint32_t isqrt(std::uint32_t v) {
-  std::uint32_t r = 0;
-  std::uint32_t bit = 1u << 30;
-  while (bit > v) bit >>= 2;
-  while (bit != 0) {
-    if (v >= r + bit) {
-      v -= r + bit;
-      r = (r >> 1) + bit;
-    } else {
-      r >>= 1;
-    }
-    bit >>= 2;
-  }
-  return r;
-}
-
-// Mixes dead and live by sqrt(live / total): the shade grows with the fraction of live cells,
-// and sparse ash stays visible when zoomed out. Integer arithmetic, as in tile_pixels.cpp.
-__device__ inline std::uint32_t blend(std::uint32_t dead, std::uint32_t live, int n_live, int total) {
-  const std::uint32_t t =
-      isqrt((static_cast<std::uint32_t>(n_live) << 16) / static_cast<std::uint32_t>(total));
-  std::uint32_t out = 0;
-  for (int shift = 0; shift < 32; shift += 8) {
-    const std::uint32_t a = (dead >> shift) & 0xffu;
-    const std::uint32_t b = (live >> shift) & 0xffu;
-    out |= ((a * (256u - t) + b * t + 128u) >> 8) << shift;
-  }
-  return out;
-}
-
-// `previous` faded towards dead, or `colour` if that is farther from dead (distances summed over
-// the channels); integer arithmetic, as in tile_pixels.cpp.
-__device__ inline std::uint32_t age_fade(std::uint32_t colour, std::uint32_t previous, std::uint32_t dead) {
-  std::uint32_t faded = 0;
-  int faded_distance = 0;
-  int colour_distance = 0;
-  for (int shift = 0; shift < 32; shift += 8) {
-    const int d = static_cast<int>((dead >> shift) & 0xffu);
-    const int p = static_cast<int>((previous >> shift) & 0xffu);
-    const int c = static_cast<int>((colour >> shift) & 0xffu);
-    const int f = d + (p - d) * kAgeKeep / kAgeScale;
-    faded |= static_cast<std::uint32_t>(f) << shift;
-    faded_distance += abs(f - d);
-    colour_distance += abs(c - d);
-  }
-  return faded_distance > colour_distance ? faded : colour;
 }
 
 template <Layout L>

@@ -5,13 +5,16 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstdlib>
 #include <thread>
+
+#include "core/pixel_math.hpp"
 
 namespace ls::render {
 namespace {
 
-constexpr int kMaxSamplesPerAxis = 32;  // as in render_tile.cu
+using pixel::age_fade;
+using pixel::blend;
+using pixel::kMaxSamplesPerAxis;
 
 long long wrap(long long v, long long n) {
   const long long r = v % n;
@@ -37,53 +40,6 @@ int count_run(const Lattice& l, long long x0, int n, long long y) {
     if (x >= l.width()) x -= l.width();
   }
   return count;
-}
-
-std::uint32_t isqrt(std::uint32_t v) {
-  std::uint32_t r = 0;
-  std::uint32_t bit = 1u << 30;
-  while (bit > v) bit >>= 2;
-  while (bit != 0) {
-    if (v >= r + bit) {
-      v -= r + bit;
-      r = (r >> 1) + bit;
-    } else {
-      r >>= 1;
-    }
-    bit >>= 2;
-  }
-  return r;
-}
-
-// As render_tile.cu: dead and live mixed by sqrt(live / total), in integers.
-std::uint32_t blend(std::uint32_t dead, std::uint32_t live, int n_live, int total) {
-  const std::uint32_t t =
-      isqrt((static_cast<std::uint32_t>(n_live) << 16) / static_cast<std::uint32_t>(total));
-  std::uint32_t out = 0;
-  for (int shift = 0; shift < 32; shift += 8) {
-    const std::uint32_t a = (dead >> shift) & 0xffu;
-    const std::uint32_t b = (live >> shift) & 0xffu;
-    out |= ((a * (256u - t) + b * t + 128u) >> 8) << shift;
-  }
-  return out;
-}
-
-// As render_tile.cu: `previous` faded towards dead, or `colour` if that is farther from dead
-// (distances summed over the channels).
-std::uint32_t age_fade(std::uint32_t colour, std::uint32_t previous, std::uint32_t dead) {
-  std::uint32_t faded = 0;
-  int faded_distance = 0;
-  int colour_distance = 0;
-  for (int shift = 0; shift < 32; shift += 8) {
-    const int d = static_cast<int>((dead >> shift) & 0xffu);
-    const int p = static_cast<int>((previous >> shift) & 0xffu);
-    const int c = static_cast<int>((colour >> shift) & 0xffu);
-    const int f = d + (p - d) * kAgeKeep / kAgeScale;
-    faded |= static_cast<std::uint32_t>(f) << shift;
-    faded_distance += std::abs(f - d);
-    colour_distance += std::abs(c - d);
-  }
-  return faded_distance > colour_distance ? faded : colour;
 }
 
 std::uint32_t pixel(const Lattice& l, int px, int py, const Sampling& s, const Palette& pal,

@@ -25,15 +25,10 @@ struct Sampling {
   double cells_per_pixel = 1;
   bool grid_lines = false;
   /// Phosphor-like age shading: a pixel not fully live fades from its previous colour (the
-  /// `pixels` passed in) towards dead by kAgeKeep / kAgeScale a frame, unless its colour now is
-  /// farther from dead; live pixels and grid lines are drawn as usual.
+  /// `pixels` passed in) towards dead by pixel::kAgeKeep / pixel::kAgeScale a frame (core/pixel_math.hpp),
+  /// unless its colour now is farther from dead; live pixels and grid lines are drawn as usual.
   bool age_shading = false;
 };
-
-/// Age shading keeps 13/16 of a dead pixel's distance from the dead colour per frame: live to
-/// dead in about 25 frames.
-inline constexpr int kAgeKeep = 13;
-inline constexpr int kAgeScale = 16;
 
 /// Grid lines are drawn from this zoom on (screen pixels per cell) when the grid is on.
 inline constexpr double kGridMinPixelsPerCell = 6;
