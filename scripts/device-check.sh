@@ -43,10 +43,13 @@ for n in 16 64; do
 done
 check lifestreams --headless --instances 1 --variant bitpacked --width 131072 --height 131072 --frames 200 \
   --report "$out/big.json"
+check lifestreams --headless --instances 16 --display-path textbook --frames 300 --report "$out/inst16-textbook.json"
+field() { grep -o "\"$1\": [0-9.e+-]*" "$2" | head -n 1 | sed 's/.*: //'; }
+printf '%-26s %9s %9s %9s %9s\n' report fps loop/tile fill/tile textbook/tile
 for f in "$out"/*.json; do
   case $f in *bench.json) continue ;; esac
-  printf '%-28s ' "$(basename "$f")"
-  grep -o '"fps": [0-9.e+]*' "$f" | head -n 1
+  printf '%-26s %9s %9s %9s %9s\n' "$(basename "$f")" "$(field fps "$f")" "$(field loop_ms_per_tile "$f")" \
+    "$(field interop_ms_per_tile "$f")" "$(field textbook_ms_per_tile "$f")"
 done
 # Last: the sanitizers take the longest (racecheck above all).
 if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then

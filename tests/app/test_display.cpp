@@ -103,10 +103,11 @@ TEST(Display, ReportSaysHowTheFrameWasDrawn) {
             0)
       << dir.read("out.txt");
   const std::string r = dir.read("r.json");
-  for (const char* field : {"\"display\": {\"path\": \"interop\"", "\"update_ms\"", "\"map_wait_ms\": null",
-                            "\"interop_ms_per_tile\"", "\"textbook_ms_per_tile\"",
-                            "\"textbook_over_interop\"", "\"ui\": {\"layer\": \"cached\"", "\"rebuilds\"",
-                            "\"build_ms\"", "\"draw_ms\"", "\"instances\"", "\"hash\""})
+  for (const char* field :
+       {"\"display\": {\"path\": \"interop\"", "\"update_ms\"", "\"map_wait_ms\": null",
+        "\"loop_ms_per_tile\": null", "\"interop_ms_per_tile\"", "\"textbook_ms_per_tile\"",
+        "\"textbook_over_interop\"", "\"ui\": {\"layer\": \"cached\"", "\"rebuilds\"", "\"build_ms\"",
+        "\"draw_ms\"", "\"instances\"", "\"hash\""})
     EXPECT_NE(r.find(field), std::string::npos) << field << " missing in\n" << r;
   EXPECT_EQ(shell(dir, quoted_app() + " --headless --backend cpu --display-path pci --frames 1"), 2);
   EXPECT_NE(dir.read("out.txt").find("--display-path pci"), std::string::npos) << dir.read("out.txt");
@@ -255,6 +256,12 @@ TEST(Display, ReportGivesBothDisplayPathsCostInOneRun) {
   EXPECT_GT(textbook, interop) << r;
   EXPECT_NE(r.find("\"tiles\": 4"), std::string::npos) << r;
   EXPECT_EQ(r.find("\"map_wait_ms\": null"), std::string::npos) << r;
+  // Inside the frame loop: the render work and the map and unmap calls, per tile.
+  const std::regex loop("\"loop_ms_per_tile\": ([0-9.e+-]+)");
+  ASSERT_TRUE(std::regex_search(r, m, loop)) << r;
+  const double in_loop = std::stod(m[1]);
+  EXPECT_GT(in_loop, 0);
+  EXPECT_GT(textbook, in_loop) << r;
 }
 
 }  // namespace
