@@ -30,9 +30,11 @@ export LS_APP=${LS_APP:-$(command -v lifestreams)} LS_SOURCE_DIR=${LS_SOURCE_DIR
 check ls_app_tests --gtest_filter='App.*Cuda*:App.Report*:Display.*:Recovery.*' --gtest_brief=1 >"$out/app_tests.log" 2>&1
 tail -n 3 "$out/app_tests.log"
 
-step "bench"
-check lifestreams bench --json "$out/bench.json" >"$out/bench.txt" 2>&1
-cat "$out/bench.txt"
+if [ "${SKIP_BENCH:-0}" != 1 ]; then
+  step "bench"
+  check lifestreams bench --json "$out/bench.json" >"$out/bench.txt" 2>&1
+  cat "$out/bench.txt"
+fi
 
 step "headless app"
 check lifestreams --headless --frames 300 --screenshot "$out/default.png" --report "$out/default.json"
