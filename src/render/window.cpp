@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "render/x11_errors.hpp"
 
 namespace ls::render {
 namespace {
@@ -57,17 +58,29 @@ Window::Window(int width, int height, const std::string& title, bool vsync) : vs
     throw DeviceError("GLAD could not load OpenGL 4.5 core functions");
   }
   glfwSwapInterval(vsync ? 1 : 0);
+  x11::watch_window(window_);
 }
 
 Window::~Window() {
+  x11::reinstall_handler();
   if (window_) glfwDestroyWindow(window_);
   glfwTerminate();
+  x11::watch_window(nullptr);
 }
 
-bool Window::should_close() const { return glfwWindowShouldClose(window_) == GLFW_TRUE; }
+// A window another client destroyed closes the app as a close request would.
+bool Window::should_close() const {
+  return glfwWindowShouldClose(window_) == GLFW_TRUE || x11::window_lost();
+}
 void Window::request_close() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
-void Window::poll_events() { glfwPollEvents(); }
-void Window::swap_buffers() { glfwSwapBuffers(window_); }
+void Window::poll_events() {
+  x11::reinstall_handler();
+  glfwPollEvents();
+}
+void Window::swap_buffers() {
+  x11::reinstall_handler();
+  glfwSwapBuffers(window_);
+}
 
 void Window::set_vsync(bool on) {
   vsync_ = on;

@@ -1,5 +1,6 @@
 // test_window.cpp — the window under abuse (Xvfb, CPU backend): resized to 1x1 and back, to one
-// pixel wide or tall, minimised and restored, closed mid-frame or while minimised, Escape at 1x1.
+// pixel wide or tall, minimised and restored, closed mid-frame or while minimised, Escape at 1x1,
+// destroyed by another client.
 // Each run exits 0 with nothing on stderr (a GL error would end it with status 3 and a line), and
 // its report shows the state a clean run reaches: every instance at the generation of the frames
 // drawn, with the hash `lifestreams run` gives for that generation. Minimised, it waits instead
@@ -77,6 +78,13 @@ TEST(Window, MinimisedRestoredAndClosedWhileMinimised) {
 TEST(Window, EscapeAt1x1Quits) {
   ScratchDir dir;
   run_window_scenario("escape", dir, 160);
+}
+
+// Xlib's default error handler would print the failed request and exit 1: the app quits as if
+// closed instead, with its report written and nothing on stderr.
+TEST(Window, DestroyedByAnotherClientQuitsAsIfClosed) {
+  ScratchDir dir;
+  run_window_scenario("destroy", dir, 170);
 }
 
 }  // namespace

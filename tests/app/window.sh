@@ -4,7 +4,8 @@
 #   resize:   1x1 and back, thin and tall, several times, then a close request mid-frame;
 #   minimise: minimised and restored (CPU ticks spent while minimised go to DIR/idle_ticks),
 #             minimised again and closed while minimised;
-#   escape:   resized to 1x1, Escape pressed.
+#   escape:   resized to 1x1, Escape pressed;
+#   destroy:  the window destroyed by another client (XDestroyWindow, not a close request).
 # Leaves the app's --report in DIR/report.json and its stderr in DIR/app.err.
 set -eu
 app=$1
@@ -57,6 +58,9 @@ case $scenario in
     sleep 0.3
     xdotool windowfocus --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid"
     xdotool key Escape
+    ;;
+  destroy)
+    xdotool windowclose "$wid"
     ;;
 esac
 timeout 30 tail --pid="$pid" -f /dev/null
