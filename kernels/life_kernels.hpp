@@ -37,8 +37,14 @@ void launch_step_global(const std::uint8_t* in, std::uint8_t* out, int width, in
 void launch_step_shared(const std::uint8_t* in, std::uint8_t* out, int width, int height, RuleMasks rule,
                         cudaStream_t stream);
 // k generations (1..64) in one launch, in -> out; the result equals k single steps exactly.
+// Throws InputError when k is deeper than iterate_max_depth().
 void launch_step_iterate(const std::uint8_t* in, std::uint8_t* out, int width, int height, RuleMasks rule,
                          int k, cudaStream_t stream);
+/// The deepest k `iterate` runs in one launch on the current device: 64 where a block can have at
+/// least 90 KB of shared memory (Volta and later, but Turing), 48 on Turing (64 KB).
+int iterate_max_depth();
+/// Tests only: pretend the device gives at most `bytes` of shared memory per block (0: its own).
+void set_iterate_smem_limit_for_testing(int bytes);
 void launch_step_bitpacked(const std::uint32_t* in, std::uint32_t* out, int width, int height, RuleMasks rule,
                            int k, cudaStream_t stream);
 

@@ -110,6 +110,36 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+/// Shared memory per block the device gives on request (cudaDevAttrMaxSharedMemoryPerBlockOptin),
+/// per device, read once; or the limit set for tests.
+int g_smem_limit_override = 0;
+int smem_limit() {
+  if (g_smem_limit_override > 0) return g_smem_limit_override;
+  static int cached[64] = {};
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  if (device < 0 || device >= 64) device = 0;
+  if (cached[device] == 0) {
+    int bytes = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    cached[device] = bytes;
+  }
+  return cached[device];
+}
+
+/// A tile shape and the deepest k it serves. Tried in order, the first that serves k and fits the
+/// device is taken. At most 16 generations: 256 x 128 (72 KB, three blocks per SM on Hopper), then
+/// smaller tiles for GPUs with less shared memory per block (54 and 45 KB). Deeper halos need
+/// taller tiles: 256 x 256 (144 KB) leaves a 128 x 128 interior at k = 64; 256 x 160 (90 KB, for
+/// Ampere and Ada desktop cards) a 128 x 32 one; 256 x 112 (63 KB, Turing) serves k <= 48.
+template <int kTileW, int kTileH, int kDeepest>
+struct Shape {
+  static constexpr int kMaxK = kDeepest;
+  static constexpr int kBytes = IterateTile<kTileW, kTileH>::kSmemBytes;
+  static_assert(kTileH - 2 * kDeepest >= 16 && kTileW - 2 * ((kDeepest + 15) / 16 * 16) >= 16,
+                "the interior must keep at least 16 rows and columns at the deepest k");
+};
+
 template <bool kLife, int kTileW, int kTileH>
 void launch_tile(const std::uint8_t* in, std::uint8_t* out, int width, int height, ByteRule rule, int k,
                  cudaStream_t stream) {
@@ -128,26 +158,64 @@ void launch_tile(const std::uint8_t* in, std::uint8_t* out, int width, int heigh
   CUDA_CHECK_LAUNCH();
 }
 
-template <bool kLife>
-void launch_iterate(const std::uint8_t* in, std::uint8_t* out, int width, int height, ByteRule rule, int k,
-                    cudaStream_t stream) {
-  // Up to 16 generations: 16-column halo, 256 x 128 tiles (72 KB, three blocks per SM). Deeper
-  // halos need taller tiles: 256 x 256 (144 KB) still leaves a 128 x 128 interior at k = 64.
-  if (k <= 16)
-    launch_tile<kLife, 256, 128>(in, out, width, height, rule, k, stream);
-  else
-    launch_tile<kLife, 256, 256>(in, out, width, height, rule, k, stream);
-}
+template <int kTileW, int kTileH, int kDeepest>
+struct Tile : Shape<kTileW, kTileH, kDeepest> {
+  template <bool kLife>
+  static void launch(const std::uint8_t* in, std::uint8_t* out, int width, int height, ByteRule rule, int k,
+                     cudaStream_t stream) {
+    launch_tile<kLife, kTileW, kTileH>(in, out, width, height, rule, k, stream);
+  }
+};
+
+template <class... S>
+struct Shapes {
+  /// Launches the first shape that serves k within `limit` bytes; false if none does.
+  template <bool kLife>
+  static bool launch(const std::uint8_t* in, std::uint8_t* out, int width, int height, ByteRule rule, int k,
+                     cudaStream_t stream, int limit) {
+    bool done = false;
+    auto tried = [&](auto shape) {
+      using T = decltype(shape);
+      if (done || k > T::kMaxK || T::kBytes > limit) return;
+      T::template launch<kLife>(in, out, width, height, rule, k, stream);
+      done = true;
+    };
+    (tried(S{}), ...);
+    return done;
+  }
+  /// The deepest k some shape serves within `limit` bytes.
+  static int depth(int limit) {
+    int deepest = 0;
+    ((deepest = S::kBytes <= limit && S::kMaxK > deepest ? S::kMaxK : deepest), ...);
+    return deepest;
+  }
+};
+
+// In order of preference (see Shape).
+using IterateShapes = Shapes<Tile<256, 128, 16>, Tile<256, 96, 16>, Tile<256, 80, 16>, Tile<256, 256, 64>,
+                             Tile<256, 160, 64>, Tile<256, 112, 48>>;
 
 }  // namespace
+
+int iterate_max_depth() { return IterateShapes::depth(smem_limit()); }
+
+void set_iterate_smem_limit_for_testing(int bytes) { g_smem_limit_override = bytes > 0 ? bytes : 0; }
 
 void launch_step_iterate(const std::uint8_t* in, std::uint8_t* out, int width, int height, RuleMasks rule,
                          int k, cudaStream_t stream) {
   if (k < 1 || k > 64) throw InputError("generations per launch must be 1..64, got " + std::to_string(k));
-  if (detail::is_life(rule))
-    launch_iterate<true>(in, out, width, height, detail::make_byte_rule(rule), k, stream);
-  else
-    launch_iterate<false>(in, out, width, height, detail::make_byte_rule(rule), k, stream);
+  const int limit = smem_limit();
+  const bool launched = detail::is_life(rule)
+                            ? IterateShapes::launch<true>(in, out, width, height,
+                                                          detail::make_byte_rule(rule), k, stream, limit)
+                            : IterateShapes::launch<false>(in, out, width, height,
+                                                           detail::make_byte_rule(rule), k, stream, limit);
+  if (!launched) {
+    throw InputError("iterate: " + std::to_string(k) +
+                     " generations per launch need more shared memory per block than this GPU's " +
+                     std::to_string(limit / 1024) + " KB; at most " +
+                     std::to_string(IterateShapes::depth(limit)) + " here");
+  }
 }
 
 }  // namespace ls::kernels

@@ -386,6 +386,12 @@ struct CudaEngine::Impl {
     return inst;
   }
 
+  /// Generations per launch as run: the instance's k, but for `iterate` no deeper than the GPU's
+  /// shared memory per block allows (48 on Turing; 64 elsewhere).
+  static int launch_depth(const Instance& inst) {
+    return inst.variant == Variant::iterate ? std::min(inst.k, kernels::iterate_max_depth()) : inst.k;
+  }
+
   /// Enqueues `generations` generations of `inst` on `stream`, alternating between its two
   /// buffers from the front one; the result lies in the back buffer after an odd number of launches
   /// (launch_count). Changes nothing in `inst`, so it can also be captured into a frame graph.
@@ -411,7 +417,7 @@ struct CudaEngine::Impl {
                                       static_cast<std::uint8_t*>(back), w, h, rule, stream);
           break;
         case Variant::iterate:
-          done = std::min(inst.k, left);
+          done = std::min(launch_depth(inst), left);
           kernels::launch_step_iterate(static_cast<const std::uint8_t*>(front),
                                        static_cast<std::uint8_t*>(back), w, h, rule, done, stream);
           break;
@@ -428,7 +434,8 @@ struct CudaEngine::Impl {
 
   /// Launches that enqueue_generations makes for `generations` generations.
   static int launch_count(const Instance& inst, int generations) {
-    return variant_iterates(inst.variant) ? (generations + inst.k - 1) / inst.k : generations;
+    const int depth = launch_depth(inst);
+    return variant_iterates(inst.variant) ? (generations + depth - 1) / depth : generations;
   }
 
   /// Enqueues one frame of `inst` (timing slot `s`: start event, `generations` generations, end
@@ -763,7 +770,7 @@ InstanceStatus CudaEngine::status(std::size_t index) const {
   s.height = inst.height;
   s.rule = inst.rule;
   s.variant = inst.variant;
-  s.generations_per_launch = inst.k;
+  s.generations_per_launch = Impl::launch_depth(inst);  // as run: `iterate` may be held shallower
   s.generation = inst.generation;
   s.origin = inst.origin;
   s.summary = inst.summary;

@@ -361,6 +361,53 @@ TEST(Layouts, SetCellChangesExactlyThatCell) {
   }
 }
 
+/// Pretends the device gives at most `bytes` of shared memory per block while it lives.
+class SmemLimit {
+ public:
+  explicit SmemLimit(int bytes) { ls::kernels::set_iterate_smem_limit_for_testing(bytes); }
+  ~SmemLimit() { ls::kernels::set_iterate_smem_limit_for_testing(0); }
+  SmemLimit(const SmemLimit&) = delete;
+  SmemLimit& operator=(const SmemLimit&) = delete;
+};
+
+// `iterate` on GPUs with less shared memory per block than Hopper's (Turing 64 KB, Ampere and Ada
+// desktop cards 99 KB, 48 KB without opt-in) takes smaller tiles and still equals the CPU
+// reference at every k it serves; deeper k are refused with an InputError, not a launch failure.
+TEST(IterateOnSmallerGpus, SmallerTilesEqualTheCpuReferenceAndDeeperKIsRefused) {
+  SKIP_WITHOUT_DEVICE();
+  struct Gpu {
+    int bytes;
+    int depth;
+  };
+  const Gpu gpus[] = {{48 * 1024, 16}, {64 * 1024, 48}, {99 * 1024, 64}};
+  const Rule rules[] = {Rule::life(), {(1u << 3) | (1u << 6), (1u << 2) | (1u << 3)}};
+  const Size sizes[] = {{480, 224}, {256, 128}, {1024, 64}};
+  for (const Gpu& gpu : gpus) {
+    SmemLimit limit(gpu.bytes);
+    EXPECT_EQ(ls::kernels::iterate_max_depth(), gpu.depth) << gpu.bytes << " bytes";
+    for (const int k : {1, 5, 16, 17, 33, 48, 64}) {
+      if (k > gpu.depth) {
+        EXPECT_THROW(ls::kernels::launch_step_iterate(nullptr, nullptr, 256, 128, {8, 12}, k, nullptr),
+                     ls::InputError)
+            << gpu.bytes << " bytes, k=" << k;
+        continue;
+      }
+      for (const Size& s : sizes) {
+        for (const Rule& rule : rules) {
+          SCOPED_TRACE(std::to_string(gpu.bytes) + " bytes, k=" + std::to_string(k) + ", " +
+                       rule.to_string() + " " + std::to_string(s.w) + "x" + std::to_string(s.h));
+          const Lattice start = Lattice::random(s.w, s.h, 0.35, static_cast<std::uint64_t>(k) * 977 + s.w);
+          const long long generations = 2 * k + 3;
+          const Lattice got = run_on_device(Variant::iterate, start, rule, generations, k);
+          Lattice want = start;
+          ls::cpu_run(want, rule, generations);
+          ASSERT_TRUE(got == want) << first_difference(got, want);
+        }
+      }
+    }
+  }
+}
+
 // Bad generations-per-launch values are refused, not run.
 TEST(Layouts, GenerationsPerLaunchOutsideOneTo64AreRefused) {
   EXPECT_THROW(ls::kernels::launch_step_iterate(nullptr, nullptr, 32, 32, {8, 12}, 0, nullptr),
