@@ -389,7 +389,8 @@ struct CudaEngine::Impl {
   /// Generations per launch as run: the instance's k, but for `iterate` no deeper than the GPU's
   /// shared memory per block allows (48 on Turing; 64 elsewhere).
   static int launch_depth(const Instance& inst) {
-    return inst.variant == Variant::iterate ? std::min(inst.k, std::max(1, kernels::iterate_max_depth())) : inst.k;
+    return inst.variant == Variant::iterate ? std::min(inst.k, std::max(1, kernels::iterate_max_depth()))
+                                            : inst.k;
   }
 
   /// Enqueues `generations` generations of `inst` on `stream`, alternating between its two
