@@ -549,12 +549,13 @@ void App::handle_input(std::vector<Command>& commands) {
     switch (e.kind) {
       case InputEvent::Kind::key: {
         if (e.action == GLFW_RELEASE) break;
-        // F1 and Esc always work; the rest only when ImGui is not typing.
+        // F1 always works; Esc quits unless a text field is being edited (there it cancels the
+        // edit, as ImGui does); the rest only when ImGui does not want the keyboard.
         if (e.key == GLFW_KEY_F1 && e.action == GLFW_PRESS) {
           panel_.toggle_help();
           break;
         }
-        if (e.key == GLFW_KEY_ESCAPE && e.action == GLFW_PRESS) {
+        if (e.key == GLFW_KEY_ESCAPE && e.action == GLFW_PRESS && !io.WantTextInput) {
           quit_ = true;
           break;
         }

@@ -1,10 +1,13 @@
 #!/bin/sh
-# keys.sh APP DIR — run under an X server (xvfb-run): starts the app in a window, sends real key
-# presses with xdotool (Space pauses, = adds an instance, N steps once, Esc quits) and leaves the
-# app's --report in DIR/report.json for test_app.cpp to check.
+# keys.sh APP DIR [SCENARIO] — run under an X server (xvfb-run): starts the app in a window, sends
+# real key presses with xdotool and leaves the app's --report in DIR/report.json for test_app.cpp:
+#   keys (default): Space pauses, = adds an instance, N steps once, Esc quits;
+#   typing: the rule field (at 300,119 in the 900x600 window) gets B36/S23 + Enter, then B2/S +
+#           Esc, which must cancel the edit and leave the app running (DIR/alive), then Esc quits.
 set -eu
 app=$1
 dir=$2
+scenario=${3:-keys}
 cd "$dir"
 "$app" --backend cpu --width 128 --height 128 --size 900x600 --vsync off --report report.json 2>app.err &
 pid=$!
@@ -20,12 +23,38 @@ fi
 xdotool windowfocus --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid"
 # Let it run a while, so the first four instances are past generation 0.
 sleep 1
-xdotool key space
-sleep 0.5
-xdotool key equal
-sleep 0.5
-xdotool key n
-sleep 0.5
+# Keys held for a while: Dear ImGui 1.86 sees key state once a frame, and a press released within
+# the same poll would not reach a text field.
+hold() {
+  xdotool keydown "$1"
+  sleep 0.15
+  xdotool keyup "$1"
+  sleep 0.2
+}
+edit_rule() {
+  xdotool mousemove --window "$wid" 300 119 click 1
+  sleep 0.3
+  hold ctrl+a
+  xdotool type --delay 40 "$1"
+  sleep 0.3
+}
+case $scenario in
+  keys)
+    xdotool key space
+    sleep 0.5
+    xdotool key equal
+    sleep 0.5
+    xdotool key n
+    sleep 0.5
+    ;;
+  typing)
+    edit_rule B36/S23
+    hold Return
+    edit_rule B2/S
+    hold Escape
+    if kill -0 "$pid" 2>/dev/null; then echo yes >alive; fi
+    ;;
+esac
 xdotool key Escape
 timeout 30 tail --pid="$pid" -f /dev/null
 wait "$pid"

@@ -149,6 +149,28 @@ TEST(App, KeysPauseAddAndStep) {
   for (int i = 1; i < 4; ++i) EXPECT_EQ(generations[i], generations[0]) << report;
 }
 
+// Esc in a text field cancels the edit (Dear ImGui's way), it does not quit the app: the rule typed
+// with Enter holds, the one cancelled with Esc never applies, and the next Esc quits.
+TEST(App, EscWhileEditingCancelsTheEditNotTheApp) {
+  ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
+  ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
+  ScratchDir dir;
+  const std::string command =
+      "XDG_CONFIG_HOME=\"$PWD/config\" xvfb-run -a -n 180 -s '-screen 0 1280x800x24' sh '" + source_dir() +
+      "/tests/app/keys.sh' " + quoted_app() + " \"$PWD\" typing";
+  ASSERT_EQ(shell(dir, command), 0) << dir.read("out.txt") << dir.read("app.err");
+  EXPECT_EQ(dir.read("alive"), "yes\n") << "the Esc that cancelled the edit quit the app";
+  const std::string report = dir.read("report.json");
+  const std::regex rule_re("\"rule\": \"([^\"]*)\"");
+  int instances = 0;
+  for (auto it = std::sregex_iterator(report.begin(), report.end(), rule_re); it != std::sregex_iterator();
+       ++it) {
+    EXPECT_EQ((*it)[1], "B36/S23") << report;
+    ++instances;
+  }
+  EXPECT_EQ(instances, 4) << report;
+}
+
 // Bad input anywhere: exit status 2 (1 for a failed expectation, 3 without a display) and one line
 // on stderr that names the problem.
 struct Failure {
