@@ -687,11 +687,13 @@ void App::draw_labels(const std::vector<render::Placement>& placements) {
                   std::string(variant_name(s.variant)).c_str(), cpu ? " (cpu)" : "", s.width, s.height, gen,
                   pop);
     const render::Rect& r = rects[i];
-    const ImVec2 lo(r.x / sx, r.y / sy);
-    const ImVec2 hi((r.x + r.w) / sx, (r.y + r.h) / sy);
-    dl->PushClipRect(lo, hi, true);
     const ImVec2 ts = ImGui::CalcTextSize(text);
     const float pad = 3.f;
+    const ImVec2 lo(r.x / sx, r.y / sy);
+    // A tile thinner than its label (a very wide, short lattice) still shows it, over the space
+    // below the tile.
+    const ImVec2 hi((r.x + r.w) / sx, std::max((r.y + r.h) / sy, lo.y + ts.y + 2 * pad));
+    dl->PushClipRect(lo, hi, true);
     dl->AddRectFilled(lo, ImVec2(lo.x + ts.x + 2 * pad, lo.y + ts.y + 2 * pad), IM_COL32(0, 0, 0, 170));
     dl->AddText(ImVec2(lo.x + pad, lo.y + pad), IM_COL32(230, 235, 240, 255), text);
     dl->PopClipRect();
