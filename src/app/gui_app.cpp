@@ -171,16 +171,6 @@ std::string config_dir() {
   return {};
 }
 
-std::string read_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError("--script " + path + ": is a directory");
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError("--script " + path + ": cannot open");
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 /// The app: owns the engine, the scene, the GL context (window or headless), tiles and panel.
 class App {
  public:
@@ -326,7 +316,12 @@ void App::setup() {
   settings.generations_per_launch = options_.generations_per_launch;
 
   if (!options_.script.empty()) {
-    const std::string text = read_file(options_.script);
+    std::string text;
+    try {
+      text = read_script_file(options_.script);
+    } catch (const InputError& e) {
+      throw InputError(std::string("--script ") + e.what());
+    }
     try {
       script_ = parse_script(text);
     } catch (const InputError& e) {

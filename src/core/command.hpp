@@ -136,6 +136,11 @@ std::optional<Command> parse_command(std::string_view line);
 /// first bad line.
 std::vector<std::pair<int, Command>> parse_script(std::string_view text);
 
+/// The text of a script file, refused (InputError "PATH: why", one line) when it is missing, a
+/// directory or other non-regular file, larger than 16 MiB, empty, or binary (control bytes other
+/// than tab, CR, LF and form feed).
+std::string read_script_file(const std::string& path);
+
 /// The canonical script line for a command (parse_command(format_command(c)) gives c back).
 std::string format_command(const Command& command);
 

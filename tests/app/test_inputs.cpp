@@ -15,6 +15,7 @@
 
 #include "app/scene.hpp"
 #include "app_test_util.hpp"
+#include "core/command.hpp"
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
 
@@ -170,6 +171,42 @@ TEST_F(InputsTest, DroppedFilesOfAnyKind) {
   for (const auto& [path, fragment] : cases) expect_refused(cmd::Load{1, path}, "load " + path, fragment);
   // Dropped on a tile that went away (the drop and a removal in one frame).
   expect_refused(cmd::Load{3, dir.file("empty.rle")}, "load into instance 3", "instance 3 does not exist");
+}
+
+// Script files that are not scripts: one line naming the file and why, before any line is read.
+TEST(ScriptFiles, RefusedWithOneLineNamingWhy) {
+  test::ScratchDir dir;
+  dir.write("empty.script", "");
+  const char gzip[] =
+      "\x1f\x8b\x08\x00T\x8b\xa7"
+      "frames 3\n";
+  dir.write("gzip.script", std::string(gzip, sizeof gzip - 1));
+  dir.write("nul.script", std::string("pause\n\0quit\n", 13));
+  dir.write("huge.script", std::string((16u << 20) + 1, '#'));
+  std::filesystem::create_directory(dir.file("folder.script"));
+  const std::pair<std::string, std::string> cases[] = {
+      {dir.file("missing.script"), "no such file"}, {dir.file("folder.script"), "is a directory"},
+      {dir.file("empty.script"), "empty file"},     {dir.file("gzip.script"), "binary file"},
+      {dir.file("nul.script"), "binary file"},      {dir.file("huge.script"), "file too large"},
+      {"/dev/zero", "not a regular file"},
+  };
+  for (const auto& [path, fragment] : cases) {
+    SCOPED_TRACE(path);
+    try {
+      read_script_file(path);
+      ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(message.rfind(path + ": ", 0), 0u) << message;
+      EXPECT_NE(message.find(fragment), std::string::npos) << message;
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+  }
+  // Text with tabs, CRLF and UTF-8 comments is a script.
+  const std::string text = "pause\r\n\tframes 2 # \xc2\xbd frame\r\nquit\n";
+  dir.write("ok.script", text);
+  EXPECT_EQ(read_script_file(dir.file("ok.script")), text);
+  EXPECT_EQ(parse_script(read_script_file(dir.file("ok.script"))).size(), 3u);
 }
 
 // A pattern whose torus does not fit in memory: refused with what was asked and what is free.
