@@ -8,19 +8,20 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <vector>
 
+#include "app/cli_numbers.hpp"
 #include "core/error.hpp"
 #include "core/rule.hpp"
 #include "cuda_check.hpp"
@@ -85,18 +86,11 @@ std::vector<std::string> split_list(std::string_view flag, std::string_view text
   return items;
 }
 
-long long parse_integer(std::string_view flag, std::string_view text) {
-  long long value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size())
-    throw InputError(std::string(flag) + ": \"" + std::string(text) + "\" is not a whole number");
-  return value;
-}
-
 std::pair<int, int> parse_size(std::string_view text) {
   const std::size_t x = text.find_first_of("xX");
-  const long long w = parse_integer("--sizes", text.substr(0, x));
-  const long long h = x == std::string_view::npos ? w : parse_integer("--sizes", text.substr(x + 1));
+  const long long w = parse_whole("--sizes", text.substr(0, x), 32, kMaxLatticeSide);
+  const long long h =
+      x == std::string_view::npos ? w : parse_whole("--sizes", text.substr(x + 1), 32, kMaxLatticeSide);
   try {
     check_lattice_size(w, h);
   } catch (const InputError& e) {
@@ -119,6 +113,7 @@ struct Options {
 
 Options parse_options(int argc, char** argv) {
   Options o;
+  std::set<std::string> seen;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     std::string value;
@@ -135,11 +130,18 @@ Options parse_options(int argc, char** argv) {
     static const char* const known[] = {
         "--variants", "--sizes", "--instances", "--stream-mode", "--generations-per-launch",
         "--rule",     "--json",  "--device"};
-    if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return arg == k; }) ==
-        std::end(known))
-      throw InputError("unknown option \"" + arg + "\" (see --help)");
+    auto is_known = [&](const std::string& name) {
+      return std::find_if(std::begin(known), std::end(known), [&](const char* k) { return name == k; }) !=
+             std::end(known);
+    };
+    if (!is_known(arg)) {
+      if (arg.size() > 1 && arg[0] == '-') throw InputError("unknown option " + arg + "; see --help");
+      throw InputError("unexpected argument " + shown(arg) + "; see --help");
+    }
+    if (!seen.insert(arg).second) throw InputError(arg + " given twice");
     if (!has_value) {
-      if (i + 1 >= argc) throw InputError(arg + " needs a value");
+      if (i + 1 >= argc || is_known(std::string(argv[i + 1]).substr(0, std::string(argv[i + 1]).find('='))))
+        throw InputError(arg + " needs a value");
       value = argv[++i];
     }
     if (arg == "--variants") {
@@ -159,9 +161,7 @@ Options parse_options(int argc, char** argv) {
     } else if (arg == "--instances") {
       std::vector<int> list;
       for (const auto& item : split_list(arg, value)) {
-        const long long n = parse_integer(arg, item);
-        if (n < 1 || n > 1024) throw InputError("--instances: " + item + " is outside 1..1024");
-        list.push_back(static_cast<int>(n));
+        list.push_back(static_cast<int>(parse_whole(arg, item, 1, 1024)));
       }
       o.instances = list;
     } else if (arg == "--stream-mode") {
@@ -175,11 +175,7 @@ Options parse_options(int argc, char** argv) {
     } else if (arg == "--generations-per-launch") {
       std::vector<int> list;
       for (const auto& item : split_list(arg, value)) {
-        const long long k = parse_integer(arg, item);
-        if (k < 1 || k > kMaxGenerationsPerLaunch)
-          throw InputError("--generations-per-launch: " + item + " is outside 1.." +
-                           std::to_string(kMaxGenerationsPerLaunch));
-        list.push_back(static_cast<int>(k));
+        list.push_back(static_cast<int>(parse_whole(arg, item, 1, kMaxGenerationsPerLaunch)));
       }
       o.ks = list;
     } else if (arg == "--rule") {
@@ -192,9 +188,7 @@ Options parse_options(int argc, char** argv) {
       if (value.empty()) throw InputError("--json needs a file name");
       o.json_path = value;
     } else if (arg == "--device") {
-      const long long d = parse_integer(arg, value);
-      if (d < 0 || d > 1024) throw InputError("--device: " + value + " is not a device number");
-      o.device = static_cast<int>(d);
+      o.device = static_cast<int>(parse_whole(arg, value, 0, 1024));
     }
   }
   return o;

@@ -6,11 +6,14 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 
+#include "app/cli_numbers.hpp"
 #include "app/engine_factory.hpp"
 #include "core/engine.hpp"
 #include "core/error.hpp"
@@ -27,7 +30,7 @@ struct RunOptions {
   std::optional<long long> width;
   std::optional<long long> height;
   long long generations = -1;
-  std::string rule;
+  std::optional<std::string> rule;
   std::string backend = "auto";
   std::string variant = "bitpacked";
   int generations_per_launch = 16;
@@ -35,6 +38,107 @@ struct RunOptions {
   std::string output;
   int device = 0;
 };
+
+// The options as written on the command line (all text; converted strictly by to_options).
+struct RunArgs {
+  std::optional<std::string> pattern, density, seed, width, height, generations, rule, backend, variant,
+      generations_per_launch, every, output, device;
+};
+
+RunOptions to_options(const RunArgs& a) {
+  RunOptions o;
+  if (a.pattern) {
+    if (a.pattern->empty()) throw InputError("--pattern '': expected a file name");
+    o.pattern = *a.pattern;
+  }
+  if (a.density) o.density = parse_real("--density", *a.density, 0.0, 1.0);
+  if (a.seed) o.seed = parse_unsigned64("--seed", *a.seed);
+  if (a.width) o.width = parse_whole("--width", *a.width, 32, kMaxLatticeSide);
+  if (a.height) o.height = parse_whole("--height", *a.height, 32, kMaxLatticeSide);
+  if (!a.generations)
+    throw InputError("--generations is required (0.." + std::to_string(kMaxRunGenerations) + ")");
+  o.generations = parse_whole("--generations", *a.generations, 0, kMaxRunGenerations);
+  if (a.rule) {
+    if (a.rule->empty()) throw InputError("--rule '': expected a rule such as B3/S23");
+    o.rule = *a.rule;
+  }
+  if (a.backend) o.backend = *a.backend;
+  if (a.variant) o.variant = *a.variant;
+  if (a.generations_per_launch) {
+    o.generations_per_launch = static_cast<int>(
+        parse_whole("--generations-per-launch", *a.generations_per_launch, 1, kMaxGenerationsPerLaunch));
+  }
+  if (a.every) o.every = parse_whole("--every", *a.every, 1, kMaxRunGenerations);
+  if (a.output) {
+    if (a.output->empty()) throw InputError("--output '': expected a file name");
+    o.output = *a.output;
+  }
+  if (a.device) o.device = static_cast<int>(parse_whole("--device", *a.device, 0, 1024));
+  return o;
+}
+
+// Refuses an --output path that cannot be written, before any work or output: opens it for
+// appending (nothing truncated) and removes it again if this made it.
+void check_output_writable(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError("--output " + path + ": is a directory");
+  const bool existed = std::filesystem::exists(path, ec);
+  {
+    std::ofstream f(path, std::ios::binary | std::ios::app);
+    if (!f) throw InputError("--output " + path + ": cannot open for writing");
+  }
+  if (!existed) std::filesystem::remove(path, ec);
+}
+
+// Reads a pattern file's text (for the second look at a file whose own rule is bad).
+std::optional<std::string> read_text(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return std::nullopt;
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// The RLE text with the header's rule value removed ("rule =" alone means the default rule), or
+// nullopt when the header has no rule field.
+std::optional<std::string> without_header_rule(std::string text) {
+  std::size_t line = 0;
+  while (line < text.size()) {
+    const std::size_t end = std::min(text.find('\n', line), text.size());
+    const std::size_t first = text.find_first_not_of(" \t\r", line);
+    if (first < end && text[first] != '#') {
+      if (text[first] != 'x') return std::nullopt;  // not an RLE header
+      std::size_t key = text.find("rule", first);
+      if (key == std::string::npos || key >= end) return std::nullopt;
+      const std::size_t eq = text.find('=', key);
+      if (eq == std::string::npos || eq >= end) return std::nullopt;
+      std::size_t stop = end;
+      if (stop > eq + 1 && text[stop - 1] == '\r') --stop;
+      text.erase(eq + 1, stop - eq - 1);
+      return text;
+    }
+    line = end + 1;
+  }
+  return std::nullopt;
+}
+
+// Loads --pattern. With --rule given the file's own rule does not matter: a file whose header rule
+// is bad is read again without it.
+Pattern load_pattern(const RunOptions& o) {
+  try {
+    return load_pattern_file(o.pattern);
+  } catch (const InputError& original) {
+    if (!o.rule) throw;
+    const auto text = read_text(o.pattern);
+    const auto stripped = text ? without_header_rule(*text) : std::nullopt;
+    if (!stripped) throw;
+    try {
+      return parse_pattern(*stripped, o.pattern);
+    } catch (const InputError&) {
+      throw original;  // not (only) the rule: the file's own error, as load_pattern_file words it
+    }
+  }
+}
 
 long long round_up_32(long long v) { return (v + 31) / 32 * 32; }
 
@@ -51,21 +155,29 @@ InstanceSpec make_spec(const RunOptions& o, std::string& rule_text) {
   std::optional<RuleSpec> rule_spec;
   if (!o.pattern.empty()) {
     if (o.density || o.seed) throw InputError("--pattern cannot be combined with --density or --seed");
-    pattern = load_pattern_file(o.pattern);
+    pattern = load_pattern(o);
     if (!pattern->rule_text.empty()) {
       try {
         rule_spec = parse_rule_spec(pattern->rule_text);
       } catch (const InputError& e) {
-        if (o.rule.empty()) throw InputError(o.pattern + ": rule '" + pattern->rule_text + "': " + e.what());
+        if (!o.rule) throw InputError(o.pattern + ": rule '" + pattern->rule_text + "': " + e.what());
       }
     }
   }
-  if (!o.rule.empty()) {
+  if (o.rule) {
+    // --rule wins over the file's rule; the file's torus size (":Tw,h") still sets the size unless
+    // --rule has its own.
+    RuleSpec given;
     try {
-      rule_spec = parse_rule_spec(o.rule);
+      given = parse_rule_spec(*o.rule);
     } catch (const InputError& e) {
-      throw InputError("--rule " + o.rule + ": " + e.what());
+      throw InputError("--rule " + *o.rule + ": " + e.what());
     }
+    if (!given.torus_width && rule_spec) {
+      given.torus_width = rule_spec->torus_width;
+      given.torus_height = rule_spec->torus_height;
+    }
+    rule_spec = given;
   }
   spec.rule = rule_spec ? rule_spec->rule : Rule::life();
   rule_text = spec.rule.to_string();
@@ -89,10 +201,6 @@ InstanceSpec make_spec(const RunOptions& o, std::string& rule_text) {
   if (!variant)
     throw InputError("--variant " + o.variant + ": expected naive, global, shared, iterate or bitpacked");
   spec.variant = *variant;
-  if (o.generations_per_launch < 1 || o.generations_per_launch > kMaxGenerationsPerLaunch) {
-    throw InputError("--generations-per-launch " + std::to_string(o.generations_per_launch) +
-                     ": expected 1..64");
-  }
   spec.generations_per_launch = o.generations_per_launch;
 
   if (pattern) {
@@ -103,19 +211,15 @@ InstanceSpec make_spec(const RunOptions& o, std::string& rule_text) {
     RandomInit r;
     if (o.density) r.density = *o.density;
     if (o.seed) r.seed = *o.seed;
-    if (!(r.density >= 0.0 && r.density <= 1.0)) {
-      throw InputError("--density " + std::to_string(r.density) + ": expected a value from 0 to 1");
-    }
     spec.init = r;
   }
   return spec;
 }
 
 int run(const RunOptions& o) {
-  if (o.generations < 0) throw InputError("--generations is required (0 or more)");
-  if (o.every < 0) throw InputError("--every " + std::to_string(o.every) + ": expected 1 or more");
   std::string rule_text;
   InstanceSpec spec = make_spec(o, rule_text);
+  if (!o.output.empty()) check_output_writable(o.output);
   auto engine = make_engine(o.backend, o.device);
   engine->add(spec);  // InputError here (too large) still comes before any output
 
@@ -124,20 +228,10 @@ int run(const RunOptions& o) {
               cpu ? "cpu" : std::string(variant_name(spec.variant)).c_str(), engine->device_name().c_str(),
               rule_text.c_str(), spec.width, spec.height);
   print_summary(engine->summarize(0));
-  long long done = 0;
-  long long last_printed = 0;
-  // Chunks bound how much work is queued at once; --every sets where the lines fall.
-  const long long chunk = o.every > 0 ? o.every : 4096;
-  while (done < o.generations) {
-    const long long n = std::min(chunk, o.generations - done);
-    engine->step(static_cast<int>(n));
-    done += n;
-    if (o.every > 0 && done % o.every == 0) {
-      print_summary(engine->summarize(0));
-      last_printed = done;
-    }
-  }
-  if (last_printed != done) print_summary(engine->summarize(0));
+  step_in_chunks(
+      o.generations, o.every, [&](int n) { engine->step(n); },
+      [&](long long) { print_summary(engine->summarize(0)); });
+  const long long done = o.generations;
 
   if (!o.output.empty()) {
     Pattern p = engine->read(0).to_pattern();
@@ -154,33 +248,31 @@ int run(const RunOptions& o) {
 }  // namespace
 
 int run_main(int argc, char** argv) {
-  RunOptions o;
+  RunArgs a;
   CLI::App app{"lifestreams run: advance one Life lattice and print its population and hash",
                "lifestreams run"};
-  app.add_option("--pattern", o.pattern, "RLE or .cells file, placed centred");
-  app.add_option("--density", o.density, "random fill density 0..1 (default 0.25)");
-  app.add_option("--seed", o.seed, "random fill seed (default 1)");
-  app.add_option("--width", o.width, "lattice width, a multiple of 32");
-  app.add_option("--height", o.height, "lattice height, a multiple of 32");
-  app.add_option("--generations", o.generations, "generations to run")->required();
-  app.add_option("--rule", o.rule, "B/S or S/B rule, overrides the file's (default B3/S23)");
-  app.add_option("--backend", o.backend, "auto, cpu or cuda (default auto)");
-  app.add_option("--variant", o.variant, "cuda kernel: naive, global, shared, iterate, bitpacked");
-  app.add_option("--generations-per-launch", o.generations_per_launch, "k for iterate and bitpacked (1..64)");
-  app.add_option("--device", o.device, "CUDA device number (default 0)");
-  app.add_option("--every", o.every, "print a line every K generations");
-  app.add_option("--output", o.output, "write the final lattice as RLE");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    std::string what = e.what();
-    std::cerr << "lifestreams run: " << what << "\n";
-    return 2;
-  }
-  return exit_status_of("lifestreams run", [&] { return run(o); });
+  const std::string max_generations = std::to_string(kMaxRunGenerations);
+  app.add_option("--pattern", a.pattern, "RLE or .cells file, placed centred");
+  app.add_option("--density", a.density, "random fill density 0..1 (default 0.25)");
+  app.add_option("--seed", a.seed, "random fill seed, 0..2^64-1 (default 1)");
+  app.add_option("--width", a.width, "lattice width, a multiple of 32");
+  app.add_option("--height", a.height, "lattice height, a multiple of 32");
+  app.add_option("--generations", a.generations,
+                 "generations to run, 0.." + max_generations + " (2^62); required");
+  app.add_option("--rule", a.rule, "B/S or S/B rule, overrides the file's (default B3/S23)");
+  app.add_option("--backend", a.backend, "auto, cpu or cuda (default auto)");
+  app.add_option("--variant", a.variant, "cuda kernel: naive, global, shared, iterate, bitpacked");
+  app.add_option("--generations-per-launch", a.generations_per_launch, "k for iterate and bitpacked (1..64)");
+  app.add_option("--device", a.device, "CUDA device number (default 0)");
+  app.add_option("--every", a.every, "print a line every K generations, 1.." + max_generations);
+  app.add_option("--output", a.output, "write the final lattice as RLE");
+  return exit_status_of("lifestreams run", [&] {
+    if (!parse_command_line(app, argc, argv)) {
+      std::cout << app.help();
+      return 0;
+    }
+    return run(to_options(a));
+  });
 }
 
 }  // namespace ls

@@ -23,12 +23,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "app/cli_numbers.hpp"
 #include "app/engine_factory.hpp"
 #include "app/recovery.hpp"
 #include "app/report.hpp"
@@ -927,45 +929,81 @@ int App::loop() {
 }  // namespace
 }  // namespace app
 
+namespace {
+
+// The app's numeric options as written (converted strictly by gui_main).
+struct GuiArgs {
+  std::optional<std::string> instances, width, height, density, seed, generations_per_frame,
+      generations_per_launch, device, frames, snapshot_max_cells;
+};
+
+// Converts the numeric options into `o` and refuses empty text where empty would mean "not given".
+void check_gui_args(const GuiArgs& a, const CLI::App& cli, app::Options& o) {
+  if (a.instances) o.instances = static_cast<int>(parse_whole("--instances", *a.instances, 1, 64));
+  if (a.width) o.width = parse_whole("--width", *a.width, 32, kMaxLatticeSide);
+  if (a.height) o.height = parse_whole("--height", *a.height, 32, kMaxLatticeSide);
+  if (a.density) o.density = parse_real("--density", *a.density, 0.0, 1.0);
+  if (a.seed) o.seed = parse_unsigned64("--seed", *a.seed);
+  if (a.generations_per_frame)
+    o.generations_per_frame =
+        static_cast<int>(parse_whole("--generations-per-frame", *a.generations_per_frame, 1, 1024));
+  if (a.generations_per_launch)
+    o.generations_per_launch = static_cast<int>(
+        parse_whole("--generations-per-launch", *a.generations_per_launch, 1, kMaxGenerationsPerLaunch));
+  if (a.device) o.device = static_cast<int>(parse_whole("--device", *a.device, 0, 1024));
+  if (a.frames) o.frames = parse_whole("--frames", *a.frames, 1, std::numeric_limits<long long>::max());
+  if (a.snapshot_max_cells)
+    o.snapshot_max_cells = parse_unsigned64("--snapshot-max-cells", *a.snapshot_max_cells);
+  for (const char* name : {"--rule", "--variant", "--pattern", "--script", "--screenshot", "--report"}) {
+    const CLI::Option* opt = cli.get_option(name);
+    if (opt->count() > 0 && opt->results().front().empty())
+      throw InputError(std::string(name) + " '': expected a value (leave the option out for the default)");
+  }
+}
+
+}  // namespace
+
 int gui_main(int argc, char** argv) {
   app::Options o;
+  GuiArgs a;
   CLI::App cli{"lifestreams: N Game of Life simulations side by side (window, or --headless)", "lifestreams"};
-  cli.add_option("--instances", o.instances, "number of instances, 1..64 (default 4)");
-  cli.add_option("--width", o.width, "lattice width, a multiple of 32 (default 1024)");
-  cli.add_option("--height", o.height, "lattice height, a multiple of 32 (default 1024)");
+  cli.add_option("--instances", a.instances, "number of instances, 1..64 (default 4)");
+  cli.add_option("--width", a.width, "lattice width, a multiple of 32 (default 1024)");
+  cli.add_option("--height", a.height, "lattice height, a multiple of 32 (default 1024)");
   cli.add_option(
       "--variant", o.variant,
       "naive, global, shared, iterate or bitpacked for every instance (default: instance i gets the "
       "i-th of global, shared, iterate, bitpacked)");
   cli.add_option("--rule", o.rule, "B/S or S/B rule (default B3/S23)");
   cli.add_option("--pattern", o.pattern, "RLE or .cells file loaded into every instance");
-  cli.add_option("--density", o.density, "random soup density 0..1 (default 0.25)");
-  cli.add_option("--seed", o.seed, "random soup seed (default 1)");
-  cli.add_option("--generations-per-frame", o.generations_per_frame, "1..1024 (default 1)");
-  cli.add_option("--generations-per-launch", o.generations_per_launch,
+  cli.add_option("--density", a.density, "random soup density 0..1 (default 0.25)");
+  cli.add_option("--seed", a.seed, "random soup seed, 0..2^64-1 (default 1)");
+  cli.add_option("--generations-per-frame", a.generations_per_frame, "1..1024 (default 1)");
+  cli.add_option("--generations-per-launch", a.generations_per_launch,
                  "k for iterate and bitpacked, 1..64 (default 16)");
   cli.add_option("--stream-mode", o.stream_mode, "per-instance or shared (default per-instance)");
   cli.add_option("--backend", o.backend, "auto, cuda or cpu (default auto)");
-  cli.add_option("--device", o.device, "CUDA device number (default 0)");
+  cli.add_option("--device", a.device, "CUDA device number (default 0)");
   cli.add_option("--vsync", o.vsync, "on or off (default on in a window)");
   cli.add_flag("--headless", o.headless, "render offscreen through EGL, no window");
   cli.add_option("--size", o.size, "window or offscreen size WxH (default 1600x900)");
-  cli.add_option("--frames", o.frames, "stop after N frames (headless default 120)");
+  cli.add_option("--frames", a.frames, "stop after N frames (headless default 120)");
   cli.add_option("--script", o.script, "run the commands in FILE");
   cli.add_option("--screenshot", o.screenshot, "save the last frame as PNG");
   cli.add_option("--report", o.report, "write frame-rate and instance figures as JSON");
-  cli.add_option("--snapshot-max-cells", o.snapshot_max_cells,
+  cli.add_option("--snapshot-max-cells", a.snapshot_max_cells,
                  "host snapshots (kept every 10 s, saved as RLE after a fatal device error) skip lattices of "
                  "more cells; 0: none (default 268435456 = 2^28)");
   cli.add_option("--display-path", o.display_path,
                  "interop (default) or textbook: how CUDA lattices reach the screen (textbook copies "
                  "each to the host and uploads it with glTexSubImage2D, for comparison)");
   try {
-    cli.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << cli.help();
-    return 0;
-  } catch (const CLI::ParseError& e) {
+    if (!parse_command_line(cli, argc, argv)) {
+      std::cout << cli.help();
+      return 0;
+    }
+    check_gui_args(a, cli, o);
+  } catch (const InputError& e) {
     std::cerr << "lifestreams: " << e.what() << "\n";
     return 2;
   }

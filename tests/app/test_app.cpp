@@ -188,7 +188,7 @@ TEST(App, BadInputExitsWithOneLineNamingIt) {
       {"pause\nexpect-hash 0 0x0000000000000001\n", "", 1,
        "line 2: expect-hash 0: the hash at generation 0 is"},
       {"pause\nscreenshot .\n", "", 2, "line 2: screenshot .: is a directory"},
-      {nullptr, "--instances 0", 2, "--instances 0: expected 1..64"},
+      {nullptr, "--instances 0", 2, "--instances 0: expected a whole number 1..64"},
       {nullptr, "--size 12", 2, "--size 12: expected WxH"},
       {nullptr, "--vsync maybe", 2, "--vsync maybe: expected on or off"},
       {nullptr, "--rule B9/S", 2, "--rule B9/S"},

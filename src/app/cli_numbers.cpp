@@ -1,0 +1,130 @@
+// cli_numbers.cpp — strict command-line numbers and our wording of CLI11's parse errors.
+#include "app/cli_numbers.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace ls {
+
+std::string shown(std::string_view text) { return text.empty() ? std::string("''") : std::string(text); }
+
+namespace {
+
+bool all_digits(std::string_view text) {
+  if (text.empty()) return false;
+  for (const char c : text)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+std::string number_text(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+}  // namespace
+
+long long parse_whole(std::string_view flag, std::string_view text, long long min, long long max) {
+  const bool negative = !text.empty() && text[0] == '-';
+  const std::string_view digits = negative ? text.substr(1) : text;
+  long long value = 0;
+  bool ok = all_digits(digits) && (!negative || min < 0);
+  if (ok) {
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    ok = ec == std::errc() && end == text.data() + text.size() && value >= min && value <= max;
+  }
+  if (!ok) {
+    throw InputError(std::string(flag) + " " + shown(text) + ": expected a whole number " +
+                     std::to_string(min) + ".." + std::to_string(max));
+  }
+  return value;
+}
+
+std::uint64_t parse_unsigned64(std::string_view flag, std::string_view text) {
+  std::uint64_t value = 0;
+  bool ok = all_digits(text);
+  if (ok) {
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    ok = ec == std::errc() && end == text.data() + text.size();
+  }
+  if (!ok) {
+    throw InputError(std::string(flag) + " " + shown(text) + ": expected an unsigned 64-bit number (0.." +
+                     std::to_string(std::numeric_limits<std::uint64_t>::max()) + ")");
+  }
+  return value;
+}
+
+double parse_real(std::string_view flag, std::string_view text, double min, double max) {
+  // strtod (from_chars for double needs a newer libstdc++ than some builders have); the text must be
+  // a plain decimal number: no blanks, no hex, no inf/nan.
+  const std::string s(text);
+  bool ok = !s.empty() && s.find_first_not_of("0123456789.eE+-") == std::string::npos;
+  double value = 0;
+  if (ok) {
+    char* end = nullptr;
+    value = std::strtod(s.c_str(), &end);
+    ok = end == s.c_str() + s.size() && std::isfinite(value) && value >= min && value <= max;
+  }
+  if (!ok) {
+    throw InputError(std::string(flag) + " " + shown(text) + ": expected a value from " + number_text(min) +
+                     " to " + number_text(max));
+  }
+  return value;
+}
+
+bool parse_command_line(CLI::App& app, int argc, const char* const* argv) {
+  app.allow_extras();
+  // Every option keeps its last value as far as CLI11 is concerned; "given twice" is ours below.
+  for (CLI::Option* opt : app.get_options()) opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    return false;
+  } catch (const CLI::ArgumentMismatch& e) {
+    // "NAME: 1 required TEXT missing" and its kin: a value is missing (CLI11 2.x names the option
+    // before the first ": ").
+    const std::string what = e.what();
+    const std::size_t colon = what.find(": ");
+    const std::string name = colon == std::string::npos ? std::string() : what.substr(0, colon);
+    if (what.find("missing") != std::string::npos && !name.empty()) throw InputError(name + " needs a value");
+    throw InputError(name.empty() ? std::string("bad arguments; see --help")
+                                  : name + ": bad value; see --help");
+  } catch (const CLI::ConversionError& e) {
+    // Only flags convert here (every option takes text): "--headless=maybe".
+    const std::string what = e.what();
+    const std::size_t at = what.find("--");
+    const std::size_t end = what.find_first_of(" :=", at);
+    const std::string name = at == std::string::npos ? std::string("a flag") : what.substr(at, end - at);
+    throw InputError(name + " takes no value");
+  } catch (const CLI::ParseError&) {
+    throw InputError("bad arguments; see --help");
+  }
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->count() > 1) throw InputError(opt->get_name() + " given twice");
+    // CLI11 takes the next argument as the value even when it is another option ("--pattern
+    // --width 32"): the value is missing.
+    for (const std::string& value : opt->results()) {
+      if (value.rfind("--", 0) == 0 && app.get_option_no_throw(value.substr(0, value.find('='))) != nullptr)
+        throw InputError(opt->get_name() + " needs a value");
+    }
+  }
+  const std::vector<std::string> extra = app.remaining();
+  if (!extra.empty()) {
+    const std::string& first = extra.front();
+    if (first.size() > 1 && first[0] == '-') {
+      throw InputError("unknown option " + first.substr(0, first.find('=')) + "; see --help");
+    }
+    throw InputError("unexpected argument " + shown(first) + "; see --help");
+  }
+  return true;
+}
+
+}  // namespace ls

@@ -1,0 +1,210 @@
+// test_cli.cpp — the command-line contract of `lifestreams run`, the app and `lifestreams bench`
+// (issue 2): bad arguments exit 2 with exactly one line on stderr in our own words and nothing on
+// stdout; numbers are parsed strictly; large --generations/--every work exactly; --rule wins over
+// a pattern file's rule.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "app/cli_numbers.hpp"
+#include "app_test_util.hpp"
+#include "core/error.hpp"
+
+namespace ls {
+namespace {
+
+using test::quoted_app;
+using test::ScratchDir;
+using test::shell;
+
+struct Outcome {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs the binary with `args` in `dir`, stdout and stderr kept apart.
+Outcome run_app(const ScratchDir& dir, const std::string& args) {
+  Outcome r;
+  r.status = shell(
+      dir, "env -u DISPLAY -u WAYLAND_DISPLAY " + quoted_app() + " " + args + " >stdout.txt 2>stderr.txt");
+  r.out = dir.read("stdout.txt");
+  r.err = dir.read("stderr.txt");
+  return r;
+}
+
+long lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+
+struct Bad {
+  const char* args;
+  const char* message;
+};
+
+void expect_refused(const Bad& b) {
+  ScratchDir dir;
+  dir.write("bad.rle", "x = 3, y = 1, rule = B9/S23\n3o!\n");
+  const Outcome r = run_app(dir, b.args);
+  EXPECT_EQ(r.status, 2) << b.args << "\n" << r.err;
+  EXPECT_EQ(r.out, "") << b.args;
+  EXPECT_EQ(lines(r.err), 1) << b.args << "\n" << r.err;
+  EXPECT_NE(r.err.find(b.message), std::string::npos)
+      << b.args << ": expected '" << b.message << "' in: " << r.err;
+  EXPECT_EQ(r.err.find("CLI"), std::string::npos) << r.err;
+}
+
+TEST(Cli, RunRefusesBadArgumentsWithOneLineOfOurOwn) {
+  const Bad cases[] = {
+      {"run --generations 99999999999999999999",
+       "lifestreams run: --generations 99999999999999999999: expected a whole number 0..4611686018427387904"},
+      {"run --generations 4611686018427387905", "expected a whole number 0..4611686018427387904"},
+      {"run --generations abc", "--generations abc: expected a whole number"},
+      {"run --generations -1", "--generations -1: expected a whole number"},
+      {"run --generations +1", "--generations +1: expected a whole number"},
+      {"run --generations 1x", "--generations 1x: expected a whole number"},
+      {"run", "--generations is required"},
+      {"run --generations 1 --seed 18446744073709551616",
+       "--seed 18446744073709551616: expected an unsigned 64-bit number"},
+      {"run --generations 1 --seed -1", "--seed -1: expected an unsigned 64-bit number"},
+      {"run --generations 1 --every 0", "--every 0: expected a whole number 1..4611686018427387904"},
+      {"run --generations 1 --rule ''", "--rule '': expected a rule"},
+      {"run --generations 1 --density 1.5", "--density 1.5: expected a value from 0 to 1"},
+      {"run --generations 1 --width 99999999999", "--width 99999999999: expected a whole number 32..1048576"},
+      {"run --generations 1 --generations-per-launch 65",
+       "--generations-per-launch 65: expected a whole number 1..64"},
+      {"run --generations 1 --bogus", "lifestreams run: unknown option --bogus; see --help"},
+      {"run --generations 1 stray", "unexpected argument stray; see --help"},
+      {"run --generations 1 --pattern", "lifestreams run: --pattern needs a value"},
+      {"run --generations 1 --pattern --width 32", "--pattern needs a value"},
+      {"run --generations 1 --generations 2", "lifestreams run: --generations given twice"},
+      {"run --generations 1 --width 32 --height 32 --output /nonexistent/dir/x.rle",
+       "--output /nonexistent/dir/x.rle: cannot open for writing"},
+      {"run --generations 1 --width 32 --height 32 --output .", "--output .: is a directory"},
+      {"run --generations 1 --pattern bad.rle", "bad.rle: line 1, column 23: bad rule"},
+  };
+  for (const Bad& b : cases) expect_refused(b);
+}
+
+TEST(Cli, AppRefusesBadArgumentsWithOneLineOfOurOwn) {
+  const Bad cases[] = {
+      {"--headless --snapshot-max-cells -1",
+       "lifestreams: --snapshot-max-cells -1: expected an unsigned 64-bit number"},
+      {"--headless --rule ''", "lifestreams: --rule '': expected a value"},
+      {"--headless --seed 18446744073709551616",
+       "--seed 18446744073709551616: expected an unsigned 64-bit number"},
+      {"--headless --instances 65", "--instances 65: expected a whole number 1..64"},
+      {"--headless --frames 0", "--frames 0: expected a whole number 1.."},
+      {"--headless --width abc", "--width abc: expected a whole number 32..1048576"},
+      {"--headless --bogus", "lifestreams: unknown option --bogus; see --help"},
+      {"--headless --pattern", "lifestreams: --pattern needs a value"},
+      {"--headless --frames 1 --frames 2", "lifestreams: --frames given twice"},
+      {"--headless=maybe", "lifestreams: --headless takes no value"},
+  };
+  for (const Bad& b : cases) expect_refused(b);
+}
+
+#if defined(LIFESTREAMS_HAVE_CUDA)
+TEST(Cli, BenchRefusesBadArgumentsWithOneLineOfOurOwn) {
+  const Bad cases[] = {
+      {"bench --bogus", "lifestreams bench: unknown option --bogus; see --help"},
+      {"bench --sizes", "lifestreams bench: --sizes needs a value"},
+      {"bench --sizes 64 --sizes 32", "lifestreams bench: --sizes given twice"},
+      {"bench --instances 0", "--instances 0: expected a whole number 1..1024"},
+      {"bench --device -1", "--device -1: expected a whole number 0..1024"},
+      {"bench --sizes 99999999999", "--sizes 99999999999: expected a whole number 32..1048576"},
+  };
+  for (const Bad& b : cases) expect_refused(b);
+}
+#endif
+
+TEST(Cli, NumbersAreParsedStrictly) {
+  EXPECT_EQ(parse_whole("--n", "0", 0, 10), 0);
+  EXPECT_EQ(parse_whole("--n", "-3", -5, 10), -3);
+  EXPECT_EQ(parse_whole("--n", "4611686018427387904", 0, kMaxRunGenerations), kMaxRunGenerations);
+  for (const char* bad : {"", " 1", "1 ", "+1", "-0", "11", "1e3", "0x1", "99999999999999999999"})
+    EXPECT_THROW(parse_whole("--n", bad, 0, 10), InputError) << bad;
+  EXPECT_EQ(parse_unsigned64("--seed", "18446744073709551615"), 18446744073709551615ULL);
+  for (const char* bad : {"", "-1", "+1", "18446744073709551616", "1.0", "1x"})
+    EXPECT_THROW(parse_unsigned64("--seed", bad), InputError) << bad;
+  EXPECT_DOUBLE_EQ(parse_real("--d", "0.25", 0, 1), 0.25);
+  EXPECT_DOUBLE_EQ(parse_real("--d", "1", 0, 1), 1.0);
+  for (const char* bad : {"", "nan", "inf", "1.5", "-0.1", "0.5x", " 0.5", "0x0.1"})
+    EXPECT_THROW(parse_real("--d", bad, 0, 1), InputError) << bad;
+}
+
+// `run` steps through int-sized pieces: totals and --every above 2^31 land exactly (running 2^32
+// real generations takes far too long for a test, so this drives the same loop with counters).
+TEST(Cli, GenerationsAndEveryAbove2To31StepExactly) {
+  const long long total = (1LL << 32) + 1, every = 1LL << 32;
+  long long stepped = 0;
+  int largest = 0;
+  std::vector<long long> printed;
+  step_in_chunks(
+      total, every,
+      [&](int n) {
+        stepped += n;
+        largest = std::max(largest, n);
+      },
+      [&](long long done) { printed.push_back(done == stepped ? done : -1); });
+  EXPECT_EQ(stepped, total);
+  EXPECT_LE(largest, 4096);
+  EXPECT_EQ(printed, (std::vector<long long>{every, total}));
+
+  printed.clear();
+  stepped = 0;
+  step_in_chunks(
+      10, 5, [&](int n) { stepped += n; }, [&](long long done) { printed.push_back(done); });
+  EXPECT_EQ(printed, (std::vector<long long>{5, 10}));
+  printed.clear();
+  step_in_chunks(
+      0, 5, [&](int n) { stepped += n; }, [&](long long done) { printed.push_back(done); });
+  EXPECT_TRUE(printed.empty());
+
+  ScratchDir dir;
+  const Outcome r =
+      run_app(dir, "run --backend cpu --width 32 --height 32 --generations 3 --every 4294967296");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines(r.out), 3) << r.out;
+  EXPECT_NE(r.out.find("\ngeneration=0 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\ngeneration=3 "), std::string::npos) << r.out;
+}
+
+TEST(Cli, RuleOptionWinsOverThePatternFilesRuleButKeepsItsTorusSize) {
+  ScratchDir dir;
+  dir.write("bad.rle", "x = 3, y = 1, rule = B9/S23\n3o!\n");
+  dir.write("torus.rle", "x = 3, y = 1, rule = B3/S23:T256,256\n3o!\n");
+  Outcome r = run_app(dir, "run --backend cpu --generations 1 --pattern bad.rle --rule B36/S23");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("rule=B36/S23 size=96x96"), std::string::npos) << r.out;
+
+  r = run_app(dir, "run --backend cpu --generations 1 --pattern torus.rle --rule B36/S23");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("rule=B36/S23 size=256x256"), std::string::npos) << r.out;
+
+  r = run_app(dir, "run --backend cpu --generations 1 --pattern torus.rle --rule B36/S23 --width 64");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("rule=B36/S23 size=64x256"), std::string::npos) << r.out;
+}
+
+TEST(Cli, OutputThatCannotBeWrittenIsRefusedBeforeRunningAndAGoodOneIsWrittenAtTheEnd) {
+  ScratchDir dir;
+  dir.write("keep.rle", "old\n");
+  Outcome r = run_app(dir, "run --backend cpu --width 32 --height 32 --generations 2 --output sub/x.rle");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  // A failure after the check (bad rule) leaves no file behind and an existing one untouched.
+  r = run_app(dir, "run --backend cpu --width 32 --height 32 --generations 2 --rule B9 --output new.rle");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("new.rle")));
+  r = run_app(dir, "run --backend cpu --width 32 --height 32 --generations 2 --rule B9 --output keep.rle");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(dir.read("keep.rle"), "old\n");
+  r = run_app(dir, "run --backend cpu --width 32 --height 32 --generations 2 --output keep.rle");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(dir.read("keep.rle").find("#C generation 2"), std::string::npos) << dir.read("keep.rle");
+}
+
+}  // namespace
+}  // namespace ls
