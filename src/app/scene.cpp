@@ -93,6 +93,9 @@ std::vector<std::size_t> Scene::targets(const Target& t) const {
 }
 
 void Scene::populate(int count, const std::string& pattern_path) {
+  std::vector<InstanceSpec> specs;
+  for (int i = 0; i < count; ++i) specs.push_back(new_spec(static_cast<std::size_t>(i)));
+  engine_.check_room(specs);
   for (int i = 0; i < count; ++i) {
     engine_.add(new_spec(static_cast<std::size_t>(i)));
     refresh_dims();
@@ -105,6 +108,11 @@ void Scene::set_instances(int count) {
   if (count < 1 || count > 64) throw InputError("instance count must be 1..64, got " + std::to_string(count));
   const std::size_t target = static_cast<std::size_t>(count);
   const std::size_t before = engine_.size();
+  if (target > before) {
+    std::vector<InstanceSpec> specs;
+    for (std::size_t i = before; i < target; ++i) specs.push_back(new_spec(i));
+    engine_.check_room(specs);
+  }
   try {
     while (engine_.size() < target) engine_.add(new_spec(engine_.size()));
   } catch (...) {

@@ -192,6 +192,38 @@ std::unique_ptr<CpuEngine::Instance> CpuEngine::make_instance(const InstanceSpec
   return inst;
 }
 
+void CpuEngine::check_room(const std::vector<InstanceSpec>& specs) const {
+  // Two lattices of one bit per cell per instance: the sum over all of them.
+  std::vector<std::pair<long long, long long>> dims;
+  long long cells = 0;
+  for (const InstanceSpec& spec : specs) {
+    long long w = spec.width, h = spec.height;
+    if (const auto* l = std::get_if<Lattice>(&spec.init)) {
+      w = l->width();
+      h = l->height();
+    } else if (const auto* c = std::get_if<CopyInit>(&spec.init)) {
+      if (c->source < instances_.size()) {
+        w = instances_[c->source]->cells.width();
+        h = instances_[c->source]->cells.height();
+      } else if (c->source - instances_.size() < dims.size()) {
+        std::tie(w, h) = dims[c->source - instances_.size()];
+      }
+    }
+    check_lattice_size(w, h);
+    dims.emplace_back(w, h);
+    cells += w * h;
+  }
+  if (specs.size() > 1) {
+    const bool same = std::all_of(dims.begin(), dims.end(), [&](const auto& d) { return d == dims.front(); });
+    check_host_bytes(
+        2 * static_cast<std::uint64_t>(cells) / 8,
+        std::to_string(specs.size()) + " instances" +
+            (same ? " of " + std::to_string(dims.front().first) + "x" + std::to_string(dims.front().second)
+                  : std::string()),
+        true);
+  }
+}
+
 CpuEngine::Instance& CpuEngine::at(std::size_t index) {
   check_index(index, instances_.size());
   return *instances_[index];

@@ -129,6 +129,11 @@ class Engine {
   virtual std::size_t size() const = 0;
 
   virtual void add(const InstanceSpec& spec) = 0;
+  /// Throws InputError (what is asked, what is free) when instances made from `specs`, added
+  /// after the present ones, would not fit together; call before adding several, so that a
+  /// request far beyond memory is refused at once rather than after building the first few. An
+  /// engine whose add() is quick to fail and undo may leave it to add().
+  virtual void check_room(const std::vector<InstanceSpec>& specs) const { (void)specs; }
   virtual void remove(std::size_t index) = 0;
   /// Rebuilds instance `index` from `spec` (new size, new soup, loaded pattern); generation 0.
   virtual void replace(std::size_t index, const InstanceSpec& spec) = 0;

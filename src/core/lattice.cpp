@@ -1,6 +1,10 @@
 // lattice.cpp — the host lattice: bit storage, torus coordinates, population, hash, random fill.
 #include "core/lattice.hpp"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <bit>
 #include <fstream>
 #include <string>
@@ -20,25 +24,45 @@ void check_lattice_size(long long w, long long h) {
 }
 
 std::uint64_t host_memory_available() {
-  std::ifstream f("/proc/meminfo");
-  std::string key;
-  std::uint64_t kb = 0;
-  std::string unit;
-  while (f >> key >> kb >> unit) {
-    if (key == "MemAvailable:") return kb * 1024;
+  std::uint64_t avail = 0;
+  {
+    std::ifstream f("/proc/meminfo");
+    std::string key;
+    std::uint64_t kb = 0;
+    std::string unit;
+    while (f >> key >> kb >> unit) {
+      if (key == "MemAvailable:") {
+        avail = kb * 1024;
+        break;
+      }
+    }
   }
-  return 0;
+  // Under `ulimit -v` the address space left is the tighter bound.
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    std::ifstream statm("/proc/self/statm");
+    std::uint64_t pages = 0;
+    if (statm >> pages) {
+      const std::uint64_t used = pages * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+      const std::uint64_t left = limit.rlim_cur > used ? limit.rlim_cur - used : 1;
+      avail = avail == 0 ? left : std::min(avail, left);
+    }
+  }
+  return avail;
+}
+
+void check_host_bytes(std::uint64_t bytes, const std::string& what, bool plural) {
+  const std::uint64_t avail = host_memory_available();
+  if (avail != 0 && bytes > avail) {
+    throw InputError(what + (plural ? " need " : " needs ") + std::to_string(bytes >> 20) +
+                     " MiB of host memory; " + std::to_string(avail >> 20) + " MiB free");
+  }
 }
 
 void check_host_memory(long long w, long long h, int copies) {
   const std::uint64_t need =
       static_cast<std::uint64_t>(copies) * static_cast<std::uint64_t>(w) * static_cast<std::uint64_t>(h) / 8;
-  const std::uint64_t avail = host_memory_available();
-  if (avail != 0 && need > avail) {
-    throw InputError("lattice " + std::to_string(w) + "x" + std::to_string(h) + " needs " +
-                     std::to_string(need >> 20) + " MiB of host memory; " + std::to_string(avail >> 20) +
-                     " MiB free");
-  }
+  check_host_bytes(need, "lattice " + std::to_string(w) + "x" + std::to_string(h));
 }
 
 Lattice::Lattice(int width, int height) : width_(width), height_(height) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/pattern.hpp"
@@ -13,12 +14,16 @@ inline constexpr int kLatticeAlign = 32;
 /// Throws InputError unless w and h are multiples of 32, >= 32 and <= kMaxLatticeSide.
 void check_lattice_size(long long w, long long h);
 inline constexpr long long kMaxLatticeSide = 1 << 20;
-/// Bytes of host memory still available (MemAvailable in /proc/meminfo), or 0 when unknown.
+/// Bytes of host memory still available (MemAvailable in /proc/meminfo, and no more than the
+/// address-space limit, `ulimit -v`, leaves), or 0 when unknown.
 std::uint64_t host_memory_available();
 /// Throws InputError (saying what is asked and what is free, in MiB) when `copies` host lattices
 /// of w x h cells do not fit in the host memory still available. Call before allocating: a
 /// sanitizer's allocator, or an overcommitting kernel, would not give bad_alloc.
 void check_host_memory(long long w, long long h, int copies);
+/// Throws InputError "`what` needs N MiB of host memory; M MiB free" ("need" when `plural`) when
+/// `bytes` do not fit.
+void check_host_bytes(std::uint64_t bytes, const std::string& what, bool plural = false);
 
 /// Bit layout (shared with the device's `bitpacked` layout and used for uploads/downloads):
 /// row-major, W/32 32-bit words per row; bit i of word j in row y is cell (32*j + i, y).

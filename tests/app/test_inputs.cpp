@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -207,6 +208,34 @@ TEST(ScriptFiles, RefusedWithOneLineNamingWhy) {
   dir.write("ok.script", text);
   EXPECT_EQ(read_script_file(dir.file("ok.script")), text);
   EXPECT_EQ(parse_script(read_script_file(dir.file("ok.script"))).size(), 3u);
+}
+
+// Requests beyond the host memory left (here an address-space limit, `ulimit -v`) are refused at
+// once with what is asked and what is free, before any instance is built: all of them together
+// for the app, the one lattice for `run`.
+TEST(HostMemory, RequestsBeyondWhatIsLeftAreRefusedAtOnce) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no `ulimit -v` under it";
+#else
+  test::ScratchDir dir;
+  // 8 x 65536^2: 8 GiB of lattices, each 1 GiB (which alone would fit).
+  EXPECT_EQ(
+      test::shell(dir, "ulimit -v 4000000; env -u DISPLAY " + test::quoted_app() +
+                           " --headless --backend cpu --width 65536 --height 65536 --instances 8 --frames 1"),
+      2);
+  const std::string app = dir.read("out.txt");
+  EXPECT_EQ(app.rfind("lifestreams: 8 instances of 65536x65536 need 8192 MiB of host memory; ", 0), 0u)
+      << app;
+  EXPECT_NE(app.find(" MiB free\n"), std::string::npos) << app;
+  EXPECT_EQ(std::count(app.begin(), app.end(), '\n'), 1) << app;
+  EXPECT_EQ(test::shell(dir, "ulimit -v 3000000; " + test::quoted_app() +
+                                 " run --backend cpu --width 131072 --height 131072 --generations 0"),
+            2);
+  const std::string run = dir.read("out.txt");
+  EXPECT_EQ(run.rfind("lifestreams run: lattice 131072x131072 needs 4096 MiB of host memory; ", 0), 0u)
+      << run;
+  EXPECT_EQ(std::count(run.begin(), run.end(), '\n'), 1) << run;
+#endif
 }
 
 // A pattern whose torus does not fit in memory: refused with what was asked and what is free.
