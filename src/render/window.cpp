@@ -63,6 +63,10 @@ Window::Window(int width, int height, const std::string& title, bool vsync) : vs
 
 Window::~Window() {
   x11::reinstall_handler();
+  // A window another client destroyed is left alone: tearing down its GL drawable makes Mesa's
+  // X11 software path touch what is gone (it crashed now and then under load). The process is
+  // ending; closing the connection at exit releases the rest.
+  if (x11::window_lost()) return;
   if (window_) glfwDestroyWindow(window_);
   glfwTerminate();
   x11::watch_window(nullptr);
