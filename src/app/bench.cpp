@@ -477,18 +477,14 @@ int run_bench(const Options& o) {
 }  // namespace
 
 int bench_main(int argc, char** argv) {
-  Options options;
-  try {
-    options = parse_options(argc, argv);
-  } catch (const InputError& e) {
-    std::cerr << "lifestreams bench: " << e.what() << "\n";
-    return 2;
-  }
-  if (options.help) {
-    std::cout << kUsage;
-    return 0;
-  }
-  return exit_status_of("lifestreams bench", [&] { return run_bench(options); });
+  return exit_status_of("lifestreams bench", [&] {
+    const Options options = parse_options(argc, argv);
+    if (options.help) {
+      std::cout << kUsage;
+      return 0;
+    }
+    return run_bench(options);
+  });
 }
 
 }  // namespace ls

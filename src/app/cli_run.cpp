@@ -10,7 +10,6 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <string>
 
 #include "app/cli_numbers.hpp"
@@ -90,56 +89,6 @@ void check_output_writable(const std::string& path) {
   if (!existed) std::filesystem::remove(path, ec);
 }
 
-// Reads a pattern file's text (for the second look at a file whose own rule is bad).
-std::optional<std::string> read_text(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return std::nullopt;
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-// The RLE text with the header's rule value removed ("rule =" alone means the default rule), or
-// nullopt when the header has no rule field.
-std::optional<std::string> without_header_rule(std::string text) {
-  std::size_t line = 0;
-  while (line < text.size()) {
-    const std::size_t end = std::min(text.find('\n', line), text.size());
-    const std::size_t first = text.find_first_not_of(" \t\r", line);
-    if (first < end && text[first] != '#') {
-      if (text[first] != 'x') return std::nullopt;  // not an RLE header
-      std::size_t key = text.find("rule", first);
-      if (key == std::string::npos || key >= end) return std::nullopt;
-      const std::size_t eq = text.find('=', key);
-      if (eq == std::string::npos || eq >= end) return std::nullopt;
-      std::size_t stop = end;
-      if (stop > eq + 1 && text[stop - 1] == '\r') --stop;
-      text.erase(eq + 1, stop - eq - 1);
-      return text;
-    }
-    line = end + 1;
-  }
-  return std::nullopt;
-}
-
-// Loads --pattern. With --rule given the file's own rule does not matter: a file whose header rule
-// is bad is read again without it.
-Pattern load_pattern(const RunOptions& o) {
-  try {
-    return load_pattern_file(o.pattern);
-  } catch (const InputError& original) {
-    if (!o.rule) throw;
-    const auto text = read_text(o.pattern);
-    const auto stripped = text ? without_header_rule(*text) : std::nullopt;
-    if (!stripped) throw;
-    try {
-      return parse_pattern(*stripped, o.pattern);
-    } catch (const InputError&) {
-      throw original;  // not (only) the rule: the file's own error, as load_pattern_file words it
-    }
-  }
-}
-
 long long round_up_32(long long v) { return (v + 31) / 32 * 32; }
 
 void print_summary(const StateSummary& s) {
@@ -155,7 +104,8 @@ InstanceSpec make_spec(const RunOptions& o, std::string& rule_text) {
   std::optional<RuleSpec> rule_spec;
   if (!o.pattern.empty()) {
     if (o.density || o.seed) throw InputError("--pattern cannot be combined with --density or --seed");
-    pattern = load_pattern(o);
+    // With --rule given the file's own rule does not matter, not even a bad one.
+    pattern = load_pattern_file(o.pattern, /*check_rule=*/!o.rule);
     if (!pattern->rule_text.empty()) {
       try {
         rule_spec = parse_rule_spec(pattern->rule_text);

@@ -997,17 +997,12 @@ int gui_main(int argc, char** argv) {
   cli.add_option("--display-path", o.display_path,
                  "interop (default) or textbook: how CUDA lattices reach the screen (textbook copies "
                  "each to the host and uploads it with glTexSubImage2D, for comparison)");
-  try {
+  return exit_status_of("lifestreams", [&] {
     if (!parse_command_line(cli, argc, argv)) {
       std::cout << cli.help();
       return 0;
     }
     check_gui_args(a, cli, o);
-  } catch (const InputError& e) {
-    std::cerr << "lifestreams: " << e.what() << "\n";
-    return 2;
-  }
-  return exit_status_of("lifestreams", [&] {
     try {
       app::App application(o);
       return application.run();

@@ -2,13 +2,9 @@
 #include "core/command.hpp"
 
 #include <cctype>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <system_error>
@@ -16,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/lattice.hpp"
+#include "core/text_file.hpp"
 
 namespace ls {
 namespace {
@@ -477,29 +474,8 @@ std::string format_command(const Command& command) {
 }
 
 std::string read_script_file(const std::string& path) {
-  namespace fs = std::filesystem;
-  constexpr std::uintmax_t kMaxScriptBytes = 16u << 20;
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) {
-    if (ec && ec != std::errc::no_such_file_or_directory)
-      throw InputError(path + ": cannot read (" + ec.message() + ")");
-    throw InputError(path + ": no such file");
-  }
-  if (fs::is_directory(status)) throw InputError(path + ": is a directory, not a script");
-  if (!fs::is_regular_file(status)) throw InputError(path + ": not a regular file");
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (ec) throw InputError(path + ": cannot read (" + ec.message() + ")");
-  if (size > kMaxScriptBytes)
-    throw InputError(path + ": file too large for a script (" + std::to_string(size) +
-                     " bytes; at most 16 MiB)");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read (" + std::strerror(errno) + ")");
-  std::string text(static_cast<std::size_t>(size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) throw InputError(path + ": cannot read (" + std::strerror(errno) + ")");
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (text.empty()) throw InputError(path + ": empty file, not a script");
+  const std::string text = read_text_file(path, "script", "text lines of commands", std::uintmax_t{16} << 20);
+  // Stricter than a pattern: any control byte but tab, CR, LF and form feed.
   for (const char ch : text) {
     const auto c = static_cast<unsigned char>(ch);
     if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') || c == 0x7f)

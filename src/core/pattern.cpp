@@ -6,18 +6,14 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <stdexcept>
-#include <system_error>
 
 #include "core/error.hpp"
 #include "core/rule.hpp"
+#include "core/text_file.hpp"
 
 namespace ls {
 namespace {
@@ -146,7 +142,7 @@ struct Header {
 };
 
 // The header line "x = m, y = n, rule = R" (blanks optional, rule optional).
-Header read_header(std::string_view line, const Lines& lines) {
+Header read_header(std::string_view line, const Lines& lines, bool check_rule) {
   const int ln = lines.number();
   const char* p = line.data();
   const char* const end = line.data() + line.size();
@@ -188,12 +184,13 @@ Header read_header(std::string_view line, const Lines& lines) {
           p, end, kMaxPatternSide, ln, col(number_at),
           key == "x" ? "the pattern width (absurd header)" : "the pattern height (absurd header)");
     } else if (key == "rule") {
-      // The rule runs to the end of the line; it is checked here so that a bad one is located.
+      // The rule runs to the end of the line; it is checked here (unless the caller replaces it)
+      // so that a bad one is located.
       const char* const rule_at = p;
       const std::string_view text = trim_right(std::string_view(p, static_cast<std::size_t>(end - p)));
       try {
         // "rule =" with nothing after it means the default rule, as no rule field does.
-        if (!text.empty()) (void)parse_rule_spec(text);
+        if (check_rule && !text.empty()) (void)parse_rule_spec(text);
       } catch (const InputError& e) {
         // parse_rule_spec says "column C: what"; make C a column of the file's line.
         const std::string what = e.what();
@@ -234,9 +231,8 @@ bool ends_with_icase(std::string_view s, std::string_view suffix) {
   return true;
 }
 
-}  // namespace
-
-Pattern parse_rle(std::string_view text) {
+// The RLE parser; `check_rule` as for parse_pattern.
+Pattern parse_rle_checking(std::string_view text, bool check_rule) {
   Pattern pattern;
   Lines lines(text);
   std::string_view line;
@@ -253,7 +249,7 @@ Pattern parse_rle(std::string_view text) {
     if (body.front() != 'x')
       throw text_error(lines.number(), lines.column(line, body.data()),
                        "missing RLE header (expected a line 'x = m, y = n, rule = R' before the cells)");
-    const Header header = read_header(body, lines);
+    const Header header = read_header(body, lines, check_rule);
     pattern.width = static_cast<int>(header.width);
     pattern.height = static_cast<int>(header.height);
     pattern.rule_text = header.rule_text;
@@ -339,6 +335,10 @@ Pattern parse_rle(std::string_view text) {
   return pattern;
 }
 
+}  // namespace
+
+Pattern parse_rle(std::string_view text) { return parse_rle_checking(text, true); }
+
 Pattern parse_cells(std::string_view text) {
   Pattern pattern;
   Lines lines(text);
@@ -389,8 +389,8 @@ Pattern parse_cells(std::string_view text) {
   return pattern;
 }
 
-Pattern parse_pattern(std::string_view text, std::string_view name_hint) {
-  if (ends_with_icase(name_hint, ".rle")) return parse_rle(text);
+Pattern parse_pattern(std::string_view text, std::string_view name_hint, bool check_rule) {
+  if (ends_with_icase(name_hint, ".rle")) return parse_rle_checking(text, check_rule);
   if (ends_with_icase(name_hint, ".cells")) return parse_cells(text);
   Lines lines(text);
   std::string_view line;
@@ -400,44 +400,17 @@ Pattern parse_pattern(std::string_view text, std::string_view name_hint) {
     if (body.substr(0, 9) == "#Life 1.0")
       throw text_error(lines.number(), 1,
                        "Life 1.05/1.06 files are not supported (save the pattern as RLE or .cells)");
-    if (body.front() == '#' || body.front() == 'x') return parse_rle(text);
+    if (body.front() == '#' || body.front() == 'x') return parse_rle_checking(text, check_rule);
     return parse_cells(text);
   }
   return parse_cells(text);
 }
 
-Pattern load_pattern_file(const std::string& path) {
-  namespace fs = std::filesystem;
+Pattern load_pattern_file(const std::string& path, bool check_rule) {
   // The limit keeps a dropped disk image or log from taking the app's memory; real patterns are far smaller.
-  constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{64} << 20;
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) {
-    if (ec && ec != std::errc::no_such_file_or_directory)
-      throw InputError(path + ": cannot read (" + ec.message() + ")");
-    throw InputError(path + ": no such file");
-  }
-  if (fs::is_directory(status)) throw InputError(path + ": is a directory, not a pattern file");
-  // A FIFO or a device (/dev/zero) could block or never end.
-  if (!fs::is_regular_file(status)) throw InputError(path + ": not a regular file");
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (ec) throw InputError(path + ": cannot read (" + ec.message() + ")");
-  if (size > kMaxFileBytes)
-    throw InputError(path + ": file too large for a pattern (" + std::to_string(size) +
-                     " bytes; at most 64 MiB)");
-
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read (" + std::strerror(errno) + ")");
-  std::string text;
-  text.resize(static_cast<std::size_t>(size));
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) throw InputError(path + ": cannot read (" + std::strerror(errno) + ")");
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (text.empty()) throw InputError(path + ": empty file, not a pattern");
-  if (text.find('\0') != std::string::npos)
-    throw InputError(path + ": binary file, not a pattern (RLE or .cells text)");
+  const std::string text = read_text_file(path, "pattern", "RLE or .cells text", std::uintmax_t{64} << 20);
   try {
-    return parse_pattern(text, path);
+    return parse_pattern(text, path, check_rule);
   } catch (const InputError& e) {
     throw InputError(path + ": " + e.what());
   }

@@ -35,19 +35,20 @@ inline constexpr std::size_t kMaxPatternCells = std::size_t{1} << 28;
 
 /// Parses RLE. Throws InputError "line L, column C: what" for: another cell letter (two-state
 /// app), counts that overflow, a negative or absurd header, cells outside the header's box,
-/// a missing header. A missing final '!' is accepted at end of file.
+/// a missing header, a bad rule in the header. A missing final '!' is accepted at end of file.
 Pattern parse_rle(std::string_view text);
 
 /// Parses plaintext .cells ('.' dead, 'O' live, '!' comment lines). Throws InputError.
 Pattern parse_cells(std::string_view text);
 
 /// Parses by content: RLE if the first non-comment line starts with "x", else .cells.
-/// `name_hint` (a file name) chooses by extension when it is .rle or .cells.
-Pattern parse_pattern(std::string_view text, std::string_view name_hint = {});
+/// `name_hint` (a file name) chooses by extension when it is .rle or .cells. `check_rule` false:
+/// the RLE header's rule is kept as text unchecked (for a caller that replaces the file's rule).
+Pattern parse_pattern(std::string_view text, std::string_view name_hint = {}, bool check_rule = true);
 
 /// Reads and parses a file. InputError for a missing, unreadable, empty, binary or huge file,
-/// or a directory, naming the path.
-Pattern load_pattern_file(const std::string& path);
+/// or a directory, naming the path. `check_rule` as for parse_pattern.
+Pattern load_pattern_file(const std::string& path, bool check_rule = true);
 
 /// Writes RLE that Golly reads back: #N / #C lines, an optional "#CXRLE Pos=x,y" line when
 /// `pattern.pos` is set, the header "x = w, y = h, rule = R", lines of at most 70 columns,
