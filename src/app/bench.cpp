@@ -42,9 +42,12 @@ const char* const kUsage =
     "usage: lifestreams bench [--variants naive,global,shared,iterate,bitpacked] [--sizes "
     "1024,16384,65536x32768]\n"
     "                         [--instances 1,16,64] [--stream-mode per-instance,shared]\n"
-    "                         [--generations-per-launch 1,8,16,32] [--rule R] [--json FILE] [--device N]\n"
+    "                         [--generations-per-launch 1,8,16,32] [--timing-period 1,8] [--rule R]\n"
+    "                         [--json FILE] [--device N]\n"
     "With no sweep option: every variant at 1024, 4096 and 16384, bitpacked at 65536; 64 instances of\n"
-    "1024x1024 in both stream modes; a sweep of k for iterate and bitpacked at 16384.\n";
+    "1024x1024 in both stream modes, timing every frame and one in 8; a sweep of k for iterate and\n"
+    "bitpacked at 16384. --timing-period N: the engine's timing events go around one frame in N (the\n"
+    "app's --timing-period); default 1, every frame.\n";
 
 struct Config {
   Variant variant = Variant::naive;
@@ -53,11 +56,13 @@ struct Config {
   int instances = 1;
   StreamMode mode = StreamMode::per_instance;
   int k = 1;
+  int timing_period = 1;  // the engine times one frame in this many
   auto key() const {
-    return std::tuple(static_cast<int>(variant), width, height, instances, static_cast<int>(mode), k);
+    return std::tuple(static_cast<int>(variant), width, height, instances, static_cast<int>(mode), k,
+                      timing_period);
   }
-  /// Rows compared with one another: same lattice, instance count and stream mode.
-  auto group() const { return std::tuple(width, height, instances, static_cast<int>(mode)); }
+  /// Rows compared with one another: same lattice, instance count, stream mode and timing period.
+  auto group() const { return std::tuple(width, height, instances, static_cast<int>(mode), timing_period); }
 };
 
 struct Row {
@@ -105,6 +110,7 @@ struct Options {
   std::optional<std::vector<int>> instances;
   std::optional<std::vector<StreamMode>> modes;
   std::optional<std::vector<int>> ks;
+  std::optional<std::vector<int>> timing_periods;
   Rule rule = Rule::life();
   std::string json_path;
   int device = 0;
@@ -128,8 +134,8 @@ Options parse_options(int argc, char** argv) {
       has_value = true;
     }
     static const char* const known[] = {
-        "--variants", "--sizes", "--instances", "--stream-mode", "--generations-per-launch",
-        "--rule",     "--json",  "--device"};
+        "--variants", "--sizes", "--instances", "--stream-mode",  "--generations-per-launch",
+        "--rule",     "--json",  "--device",    "--timing-period"};
     auto is_known = [&](const std::string& name) {
       return std::find_if(std::begin(known), std::end(known), [&](const char* k) { return name == k; }) !=
              std::end(known);
@@ -178,6 +184,11 @@ Options parse_options(int argc, char** argv) {
         list.push_back(static_cast<int>(parse_whole(arg, item, 1, kMaxGenerationsPerLaunch)));
       }
       o.ks = list;
+    } else if (arg == "--timing-period") {
+      std::vector<int> list;
+      for (const auto& item : split_list(arg, value))
+        list.push_back(static_cast<int>(parse_whole(arg, item, 1, kMaxTimingPeriod)));
+      o.timing_periods = list;
     } else if (arg == "--rule") {
       try {
         o.rule = parse_rule(value);
@@ -201,17 +212,18 @@ void add_unique(std::vector<Config>& configs, const Config& c) {
 
 std::vector<Config> sweep(const Options& o) {
   std::vector<Config> configs;
-  const bool defaults = !o.variants && !o.sizes && !o.instances && !o.modes && !o.ks;
+  const bool defaults = !o.variants && !o.sizes && !o.instances && !o.modes && !o.ks && !o.timing_periods;
   if (defaults) {
     for (const int n : {1024, 4096, 16384})
       for (Variant v : kAllVariants)
         add_unique(configs, {v, n, n, 1, StreamMode::per_instance, variant_iterates(v) ? kDefaultK : 1});
     add_unique(configs, {Variant::naive, 65536, 65536, 1, StreamMode::per_instance, 1});
     add_unique(configs, {Variant::bitpacked, 65536, 65536, 1, StreamMode::per_instance, kDefaultK});
-    for (StreamMode m : {StreamMode::per_instance, StreamMode::shared})
-      for (Variant v : kAllVariants)
-        for (const int k : {1, kDefaultK})
-          if (k == 1 || variant_iterates(v)) add_unique(configs, {v, 1024, 1024, 64, m, k});
+    for (const int t : {1, 8})
+      for (StreamMode m : {StreamMode::per_instance, StreamMode::shared})
+        for (Variant v : kAllVariants)
+          for (const int k : {1, kDefaultK})
+            if (k == 1 || variant_iterates(v)) add_unique(configs, {v, 1024, 1024, 64, m, k, t});
     for (Variant v : {Variant::iterate, Variant::bitpacked})
       for (const int k : {1, 2, 4, 8, 16, 32, 64})
         add_unique(configs, {v, 16384, 16384, 1, StreamMode::per_instance, k});
@@ -224,14 +236,16 @@ std::vector<Config> sweep(const Options& o) {
   const auto instances = o.instances.value_or(std::vector<int>{1});
   const auto modes = o.modes.value_or(std::vector<StreamMode>{StreamMode::per_instance});
   const auto ks = o.ks.value_or(std::vector<int>{kDefaultK});
-  for (const auto& [w, h] : sizes)
-    for (const int n : instances)
-      for (StreamMode m : modes) {
-        // The baseline of every group: naive at the same size, instances and stream mode.
-        add_unique(configs, {Variant::naive, w, h, n, m, 1});
-        for (Variant v : variants)
-          for (const int k : ks) add_unique(configs, {v, w, h, n, m, variant_iterates(v) ? k : 1});
-      }
+  const auto periods = o.timing_periods.value_or(std::vector<int>{1});
+  for (const int t : periods)
+    for (const auto& [w, h] : sizes)
+      for (const int n : instances)
+        for (StreamMode m : modes) {
+          // The baseline of every group: naive at the same size, instances, stream mode and timing.
+          add_unique(configs, {Variant::naive, w, h, n, m, 1, t});
+          for (Variant v : variants)
+            for (const int k : ks) add_unique(configs, {v, w, h, n, m, variant_iterates(v) ? k : 1, t});
+        }
   return configs;
 }
 
@@ -305,6 +319,7 @@ double time_frames(CudaEngine& engine, int frames, int generations_per_frame, co
 Row measure(const Config& c, const Rule& rule, int device) {
   CudaEngine engine(device);
   engine.set_stream_mode(c.mode);
+  engine.set_timing_period(c.timing_period);
   for (int i = 0; i < c.instances; ++i) {
     InstanceSpec spec;
     spec.width = c.width;
@@ -396,8 +411,8 @@ void write_json(const std::string& path, const std::string& device, const std::s
         << ", \"width\": " << r.config.width << ", \"height\": " << r.config.height
         << ", \"instances\": " << r.config.instances
         << ", \"stream_mode\": " << json_string(stream_mode_name(r.config.mode))
-        << ", \"generations_per_launch\": " << r.config.k << ", \"rule\": " << json_string(rule.to_string())
-        << ", \"cups\": " << number(r.cups)
+        << ", \"generations_per_launch\": " << r.config.k << ", \"timing_period\": " << r.config.timing_period
+        << ", \"rule\": " << json_string(rule.to_string()) << ", \"cups\": " << number(r.cups)
         << ", \"speedup_vs_naive\": " << (r.speedup ? number(*r.speedup) : "null")
         << ", \"roof_fraction\": " << number(r.roof_fraction) << ", \"repeats\": " << kRepeats
         << ", \"median_ms\": " << number(r.median_ms) << "}";
@@ -434,17 +449,19 @@ int run_bench(const Options& o) {
       "several\n"
       "  generations per launch. A frame is one launch of k generations on every instance; cell updates/s\n"
       "  is the median over %d repeats (after a warm-up) timed with CUDA events. vs naive: same lattice,\n"
-      "  instances and stream mode.\n\n",
+      "  instances, stream mode and timing. timed: the engine's per-instance timing events go around one\n"
+      "  frame in N (1/1: every frame, as in the app by default).\n\n",
       kRepeats);
   std::fflush(stdout);
 
   const std::vector<Config> configs = sweep(o);
   std::vector<Row> rows;
   std::vector<std::string> skipped;
-  std::map<std::tuple<int, int, int, int>, double> naive_cups;
+  std::map<decltype(Config{}.group()), double> naive_cups;
   for (const Config& c : configs) {
-    std::fprintf(stderr, "bench: %s %dx%d x%d %s k=%d ...\n", std::string(variant_name(c.variant)).c_str(),
-                 c.width, c.height, c.instances, std::string(stream_mode_name(c.mode)).c_str(), c.k);
+    std::fprintf(stderr, "bench: %s %dx%d x%d %s k=%d timed 1/%d ...\n",
+                 std::string(variant_name(c.variant)).c_str(), c.width, c.height, c.instances,
+                 std::string(stream_mode_name(c.mode)).c_str(), c.k, c.timing_period);
     try {
       Row row = measure(c, o.rule, o.device);
       row.roof_fraction = row.cups * compulsory_bytes_per_cell(c.variant) / (roof * 1e9);
@@ -459,15 +476,16 @@ int run_bench(const Options& o) {
     if (const auto it = naive_cups.find(r.config.group()); it != naive_cups.end())
       r.speedup = r.cups / it->second;
 
-  std::printf("%-10s %-13s %9s  %-12s %3s %15s %9s %14s\n", "variant", "lattice", "instances", "stream mode",
-              "k", "cell updates/s", "vs naive", "roof fraction");
+  std::printf("%-10s %-13s %9s  %-12s %3s %15s %9s %14s %7s\n", "variant", "lattice", "instances",
+              "stream mode", "k", "cell updates/s", "vs naive", "roof fraction", "timed");
   for (const Row& r : rows) {
     const std::string lattice = std::to_string(r.config.width) + "x" + std::to_string(r.config.height);
     const std::string speedup = r.speedup ? number(std::round(*r.speedup * 10) / 10) + "x" : "-";
-    std::printf("%-10s %-13s %9d  %-12s %3d %15.3e %9s %14.3f\n",
+    const std::string timed = "1/" + std::to_string(r.config.timing_period);
+    std::printf("%-10s %-13s %9d  %-12s %3d %15.3e %9s %14.3f %7s\n",
                 std::string(variant_name(r.config.variant)).c_str(), lattice.c_str(), r.config.instances,
                 std::string(stream_mode_name(r.config.mode)).c_str(), r.config.k, r.cups, speedup.c_str(),
-                r.roof_fraction);
+                r.roof_fraction, timed.c_str());
   }
   for (const auto& s : skipped) std::printf("skipped (does not fit): %s\n", s.c_str());
   if (!o.json_path.empty()) write_json(o.json_path, device, driver, cuda, roof, o.rule, rows);

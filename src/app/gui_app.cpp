@@ -75,6 +75,7 @@ struct Options {
   int generations_per_frame = 1;
   int generations_per_launch = 16;
   std::string stream_mode = "per-instance";
+  int timing_period = 1;
   std::string backend = "auto";
   int device = 0;
   std::string vsync = "on";
@@ -341,6 +342,7 @@ void App::setup() {
 
   engine_ = make_engine(options_.backend, options_.device);
   engine_->set_stream_mode(*mode);
+  engine_->set_timing_period(options_.timing_period);
   scene_ = std::make_unique<Scene>(*engine_, settings);
   scene_->populate(options_.instances, options_.pattern);
   recovery_ = std::make_unique<Recovery>(
@@ -934,7 +936,7 @@ namespace {
 // The app's numeric options as written (converted strictly by gui_main).
 struct GuiArgs {
   std::optional<std::string> instances, width, height, density, seed, generations_per_frame,
-      generations_per_launch, device, frames, snapshot_max_cells;
+      generations_per_launch, timing_period, device, frames, snapshot_max_cells;
 };
 
 // Converts the numeric options into `o` and refuses empty text where empty would mean "not given".
@@ -950,6 +952,8 @@ void check_gui_args(const GuiArgs& a, const CLI::App& cli, app::Options& o) {
   if (a.generations_per_launch)
     o.generations_per_launch = static_cast<int>(
         parse_whole("--generations-per-launch", *a.generations_per_launch, 1, kMaxGenerationsPerLaunch));
+  if (a.timing_period)
+    o.timing_period = static_cast<int>(parse_whole("--timing-period", *a.timing_period, 1, kMaxTimingPeriod));
   if (a.device) o.device = static_cast<int>(parse_whole("--device", *a.device, 0, 1024));
   if (a.frames) o.frames = parse_whole("--frames", *a.frames, 1, std::numeric_limits<long long>::max());
   if (a.snapshot_max_cells)
@@ -982,6 +986,8 @@ int gui_main(int argc, char** argv) {
   cli.add_option("--generations-per-launch", a.generations_per_launch,
                  "k for iterate and bitpacked, 1..64 (default 16)");
   cli.add_option("--stream-mode", o.stream_mode, "per-instance or shared (default per-instance)");
+  cli.add_option("--timing-period", a.timing_period,
+                 "time one frame in N with events, 1..1000 (default 1: every frame)");
   cli.add_option("--backend", o.backend, "auto, cuda or cpu (default auto)");
   cli.add_option("--device", a.device, "CUDA device number (default 0)");
   cli.add_option("--vsync", o.vsync, "on or off (default on in a window)");

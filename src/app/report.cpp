@@ -69,6 +69,7 @@ void write_report(const std::string& path, Engine& engine, const RunFigures& f) 
   o << "  \"busy_ms\": " << num(f.busy_ms) << ",\n";
   o << "  \"concurrency\": " << num(f.concurrency) << ",\n";
   o << "  \"host_syncs_per_frame\": " << num(f.host_syncs_per_frame) << ",\n";
+  o << "  \"timing_period\": " << engine.timing_period() << ",\n";
   const DisplayFigures& d = f.display;
   const auto measured = [](double v) { return v < 0 ? std::string("null") : num(v); };
   // The display's cost per tile inside the frame loop: the render work's device time from the

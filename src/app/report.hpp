@@ -47,7 +47,7 @@ struct RunFigures {
 };
 
 /// Writes {"device", "backend", "frames", "fps", "frame_ms": {"p50", "p95", "p99"}, "gpu_span_ms",
-/// "busy_ms", "concurrency", "host_syncs_per_frame", "display": {...}, "ui": {...},
+/// "busy_ms", "concurrency", "host_syncs_per_frame", "timing_period", "display": {...}, "ui": {...},
 /// "instances": [...]} to `path` (overwrites).
 /// Blocks on the engine (finish + summarize). Throws InputError when the file cannot be written.
 void write_report(const std::string& path, Engine& engine, const RunFigures& figures);

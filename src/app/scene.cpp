@@ -377,6 +377,8 @@ Effects Scene::apply(const Command& command) {
           age_ = c.on;
         } else if constexpr (std::is_same_v<T, cmd::Panel>) {
           panel_visible_ = c.on;
+        } else if constexpr (std::is_same_v<T, cmd::TimingPeriod>) {
+          engine_.set_timing_period(c.frames);
         } else {
           static_assert(sizeof(T) == 0, "Scene::execute: unhandled command");
         }

@@ -347,6 +347,11 @@ Command parse_tokens(const std::vector<Token>& tokens, int end_column) {
     a.set_usage("panel on|off");
     return finish(cmd::Panel{parse_on_off(a.next("on or off"))});
   }
+  if (name == "timing-period") {
+    a.set_usage("timing-period N");
+    return finish(cmd::TimingPeriod{
+        static_cast<int>(parse_integer(a.next("count"), "timing period", 1, kMaxTimingPeriod))});
+  }
   throw at(head.column, "unknown command '" + name + "'");
 }
 
@@ -467,6 +472,8 @@ std::string format_command(const Command& command) {
           return "age " + on_off(c.on);
         else if constexpr (std::is_same_v<T, cmd::Panel>)
           return "panel " + on_off(c.on);
+        else if constexpr (std::is_same_v<T, cmd::TimingPeriod>)
+          return "timing-period " + std::to_string(c.frames);
         else
           static_assert(sizeof(T) == 0, "format_command: unhandled command");
       },

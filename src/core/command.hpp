@@ -119,13 +119,17 @@ struct Age {
 struct Panel {
   bool on;
 };  // panel on|off (hide the ImGui panel)
+struct TimingPeriod {
+  int frames;
+};  // timing-period N (1..1000: time one frame in N)
 }  // namespace cmd
 
-using Command = std::variant<cmd::Instances, cmd::SetVariant, cmd::SetRule, cmd::Pause, cmd::Run, cmd::Step,
-                             cmd::Frames, cmd::Load, cmd::Save, cmd::Zoom, cmd::Pan, cmd::Fit, cmd::SetCell,
-                             cmd::SetStreamMode, cmd::Screenshot, cmd::ExpectAgree, cmd::ExpectHash,
-                             cmd::Quit, cmd::Size, cmd::Density, cmd::Seed, cmd::SameSeed, cmd::GensPerFrame,
-                             cmd::GensPerLaunch, cmd::Reset, cmd::Vsync, cmd::Grid, cmd::Age, cmd::Panel>;
+using Command =
+    std::variant<cmd::Instances, cmd::SetVariant, cmd::SetRule, cmd::Pause, cmd::Run, cmd::Step, cmd::Frames,
+                 cmd::Load, cmd::Save, cmd::Zoom, cmd::Pan, cmd::Fit, cmd::SetCell, cmd::SetStreamMode,
+                 cmd::Screenshot, cmd::ExpectAgree, cmd::ExpectHash, cmd::Quit, cmd::Size, cmd::Density,
+                 cmd::Seed, cmd::SameSeed, cmd::GensPerFrame, cmd::GensPerLaunch, cmd::Reset, cmd::Vsync,
+                 cmd::Grid, cmd::Age, cmd::Panel, cmd::TimingPeriod>;
 
 /// Parses one script line. nullopt for a blank or comment-only line. Throws InputError with the
 /// reason ("column C: ..." where it helps) for anything else that is not a valid command.

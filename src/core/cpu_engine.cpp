@@ -269,9 +269,15 @@ void CpuEngine::set_cell(std::size_t index, int x, int y, bool alive) {
   inst.origin = unique_origin();
 }
 
+void CpuEngine::set_timing_period(int period) {
+  check_timing_period(period);
+  timing_period_ = period;
+  frames_to_timed_ = 0;
+}
+
 void CpuEngine::step(int generations) {
   // Close the previous frame: its bars and its span (steps and display brackets).
-  if (!instances_.empty() && frame_start_ > 0) {
+  if (!instances_.empty() && frame_start_ > 0 && frame_timed_) {
     timeline_.clear();
     double begin = 1e300, end = -1e300, busy = 0;
     for (std::size_t i = 0; i < instances_.size(); ++i) {
@@ -294,6 +300,9 @@ void CpuEngine::step(int generations) {
     frame_.busy_ms = busy;
     frame_.concurrency = frame_.gpu_span_ms > 0 ? busy / frame_.gpu_span_ms : 0;
   }
+  // Reading the clock costs nothing here, but the period means the same on both backends.
+  frame_timed_ = generations > 0 && frames_to_timed_ == 0;
+  if (generations > 0) frames_to_timed_ = frame_timed_ ? timing_period_ - 1 : frames_to_timed_ - 1;
   frame_start_ = now_ms();
   for (auto& p : instances_) {
     Instance& in = *p;
@@ -307,14 +316,18 @@ void CpuEngine::step(int generations) {
     in.last_step_start = t0;
     in.last_step_end = t1;
     in.last_generations = generations;
-    if (generations > 0) in.step_ms.add(t1 - t0);
+    if (frame_timed_) in.step_ms.add(t1 - t0);
   }
 }
 
-void CpuEngine::begin_display(std::size_t index) { at(index).last_display_start = now_ms(); }
+void CpuEngine::begin_display(std::size_t index) {
+  Instance& in = at(index);
+  if (frame_timed_) in.last_display_start = now_ms();
+}
 
 void CpuEngine::end_display(std::size_t index) {
   Instance& in = at(index);
+  if (!frame_timed_) return;
   in.last_display_end = now_ms();
   in.display_ms.add(in.last_display_end - in.last_display_start);
 }

@@ -39,6 +39,8 @@ class CpuEngine final : public Engine {
   void set_stream_mode(StreamMode mode) override { mode_ = mode; }
   StreamMode stream_mode() const override { return mode_; }
 
+  void set_timing_period(int period) override;
+  int timing_period() const override { return timing_period_; }
   void step(int generations) override;
   std::uint64_t host_syncs_in_last_step() const override { return 0; }
 
@@ -68,6 +70,9 @@ class CpuEngine final : public Engine {
   FrameTimings frame_;
   std::vector<TimelineBar> timeline_;
   double frame_start_ = 0;  // steady-clock ms at the start of the current frame's step()
+  int timing_period_ = 1;
+  int frames_to_timed_ = 0;   // frames before the next timed one
+  bool frame_timed_ = false;  // the current frame (the last step) is timed
   std::uint64_t next_origin_ = 1;
 };
 

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstring>
 
+#include "core/error.hpp"
 #include "core/splitmix.hpp"
 
 namespace ls {
@@ -40,6 +41,13 @@ std::optional<StreamMode> parse_stream_mode(std::string_view name) {
   if (name == "per-instance") return StreamMode::per_instance;
   if (name == "shared") return StreamMode::shared;
   return std::nullopt;
+}
+
+void check_timing_period(int period) {
+  if (period < 1 || period > kMaxTimingPeriod) {
+    throw InputError("timing period " + std::to_string(period) + " is outside 1.." +
+                     std::to_string(kMaxTimingPeriod) + " frames");
+  }
 }
 
 namespace {

@@ -41,6 +41,10 @@ std::string_view stream_mode_name(StreamMode m);  // "per-instance" | "shared"
 std::optional<StreamMode> parse_stream_mode(std::string_view name);
 
 inline constexpr int kMaxGenerationsPerLaunch = 64;
+/// Largest timing period (Engine::set_timing_period).
+inline constexpr int kMaxTimingPeriod = 1000;
+/// Throws InputError naming the range when `period` is outside 1..kMaxTimingPeriod.
+void check_timing_period(int period);
 
 struct RandomInit {
   double density = 0.25;
@@ -144,6 +148,13 @@ class Engine {
   virtual void set_stream_mode(StreamMode mode) = 0;
   virtual StreamMode stream_mode() const = 0;
 
+  /// Timings come from one frame in `period` (1..kMaxTimingPeriod; 1, the default, times every
+  /// frame): on CUDA each timed frame records a start and an end event per instance, which costs
+  /// the host 1-1.6 us each, as much as the instance's graph launch (bench/NOTES.md). The rolling
+  /// statistics, the frame's span and the timeline come from the timed frames only; the next frame
+  /// after a change is timed. Throws InputError outside 1..kMaxTimingPeriod, changing nothing.
+  virtual void set_timing_period(int period) = 0;
+  virtual int timing_period() const = 0;
   virtual void step(int generations) = 0;
   virtual std::uint64_t host_syncs_in_last_step() const = 0;
 

@@ -94,7 +94,7 @@ std::string mib_text(std::size_t bytes, bool nearest) {
   return std::to_string(static_cast<unsigned long long>(nearest ? std::llround(mib) : std::floor(mib)));
 }
 
-/// Timing events of one instance in one frame.
+/// Timing events of one instance in one timed frame.
 struct TimingSlot {
   std::uint64_t frame = kNoFrame;
   int generations = 0;
@@ -114,9 +114,12 @@ struct SummarySlot {
   cuda::Event done{cuda::Event::Create{}, false};
 };
 
-/// The reference event recorded first in each frame, so that bars on all streams share an origin.
+/// The reference event recorded first in each timed frame, so that bars on all streams share an
+/// origin. Timed frames are numbered apart from frames (`timed`): the rings hold the newest
+/// kTimingRing timed frames whatever the timing period.
 struct FrameRecord {
   std::uint64_t frame = kNoFrame;
+  std::uint64_t timed = kNoFrame;
   StreamMode mode = StreamMode::per_instance;
   cuda::Event reference{cuda::Event::Create{}};
 };
@@ -262,9 +265,12 @@ struct CudaEngine::Impl {
   bool launch_graphs = true;     // set_launch_graphs
   std::vector<std::unique_ptr<Instance>> instances;
 
-  std::array<FrameRecord, kTimingRing> frames;
-  std::uint64_t frame_count = 0;   // frames started by step()
-  std::uint64_t next_harvest = 0;  // oldest frame whose timings are not read yet
+  std::array<FrameRecord, kTimingRing> frames;  // by timed frame number
+  std::uint64_t frame_count = 0;                // frames started by step()
+  std::uint64_t timed_count = 0;                // timed frames started by step()
+  std::uint64_t next_harvest = 0;               // oldest timed frame whose timings are not read yet
+  int timing_period = 1;                        // set_timing_period
+  int frames_to_timed = 0;                      // frames before the next timed one
   FrameTimings newest_frame;
   std::vector<TimelineBar> newest_timeline;
 
@@ -439,14 +445,13 @@ struct CudaEngine::Impl {
     return variant_iterates(inst.variant) ? (generations + depth - 1) / depth : generations;
   }
 
-  /// Enqueues one frame of `inst` (timing slot `s`: start event, `generations` generations, end
-  /// event) on `stream` and advances its front buffer and generation. A frame that repeats the
-  /// previous frames' shape replays its kernels from a graph made once per front buffer: one call
+  /// Enqueues one frame of `inst` (on a timed frame, `slot`'s start event, `generations`
+  /// generations, `slot`'s end event) on `stream` and advances its front buffer and generation. A frame that
+  /// repeats the previous frames' shape replays its kernels from a graph made once per front buffer: one call
   /// of about 1.2 us instead of about 3.5 us per launch, the host cost that bounds many small
   /// instances (bench/NOTES.md). The timing events stay outside the graph: recorded by a graph
   /// they cost the host more than recorded directly.
-  void enqueue_frame(Instance& inst, std::size_t s, int generations, cudaStream_t stream) {
-    const TimingSlot& slot = inst.timing[s];
+  void enqueue_frame(Instance& inst, const TimingSlot* slot, int generations, cudaStream_t stream) {
     const int launches = launch_count(inst, generations);
     const FrameShape shape{inst.variant,      inst.k,           generations, inst.rule.birth,
                            inst.rule.survive, inst.memory.get()};
@@ -457,7 +462,7 @@ struct CudaEngine::Impl {
       inst.shape_frames = 1;
       drop_frame_graphs(inst);
     }
-    slot.step_start.record(stream);
+    if (slot) slot->step_start.record(stream);
     if (launch_graphs && inst.shape_frames >= kFramesBeforeGraph && launches <= kMaxGraphLaunches) {
       cuda::GraphExec& graph = inst.frame_graphs[inst.front == inst.memory.get() ? 0 : 1];
       if (!graph)
@@ -467,40 +472,48 @@ struct CudaEngine::Impl {
     } else {
       enqueue_generations(inst, generations, stream);
     }
-    slot.step_end.record(stream);
+    if (slot) slot->step_end.record(stream);
     if (launches % 2 == 1) std::swap(inst.front, inst.back);
     inst.generation += static_cast<std::uint64_t>(generations);
   }
 
-  /// Reads the timings of finished frames (oldest first, never waiting). `all`: also the current
-  /// frame (after a synchronisation), else only frames older than the current one, whose display
-  /// brackets are recorded already.
+  /// The ring slot of the current frame (the last step's) if that frame is timed, else -1.
+  int current_timed_slot() const {
+    if (timed_count == 0) return -1;
+    const std::size_t s = (timed_count - 1) % kTimingRing;
+    return frames[s].frame == frame_count - 1 ? static_cast<int>(s) : -1;
+  }
+
+  /// Reads the timings of finished timed frames (oldest first, never waiting). `all`: also the
+  /// current frame (after a synchronisation), else only frames older than the current one, whose
+  /// display brackets are recorded already.
   void harvest(bool all) {
-    const std::uint64_t limit = all ? frame_count : (frame_count == 0 ? 0 : frame_count - 1);
+    const std::uint64_t limit = timed_count - (!all && current_timed_slot() >= 0 ? 1 : 0);
     while (next_harvest < limit) {
-      const std::uint64_t f = next_harvest;
-      const FrameRecord& record = frames[f % kTimingRing];
-      if (record.frame != f) {  // overwritten before it finished: dropped
+      const std::uint64_t t = next_harvest;
+      const FrameRecord& record = frames[t % kTimingRing];
+      if (record.timed != t) {  // overwritten before it finished: dropped
         ++next_harvest;
         continue;
       }
-      if (!read_frame(f)) return;
+      if (!read_frame(t % kTimingRing)) return;
       ++next_harvest;
     }
   }
 
-  /// Reads frame `f`'s timings into the statistics and the newest timeline; false, changing
-  /// nothing, while any of its events is still pending. The elapsed-time calls double as the
+  /// Reads the timed frame in ring slot `s`: its timings into the statistics and the newest timeline; false,
+  /// changing nothing, while any of its events is still pending. The elapsed-time calls double as the
   /// completion tests (they answer cudaErrorNotReady), which saves a query per event.
-  bool read_frame(std::uint64_t f) {
-    const FrameRecord& record = frames[f % kTimingRing];
+  bool read_frame(std::size_t s) {
+    const FrameRecord& record = frames[s];
+    const std::uint64_t f = record.frame;
     const cudaEvent_t ref = record.reference.get();
     std::vector<TimelineBar> bars;
     bars.reserve(2 * instances.size());
     double busy = 0;
     for (std::size_t i = 0; i < instances.size(); ++i) {
       const Instance& inst = *instances[i];
-      const TimingSlot& slot = inst.timing[f % kTimingRing];
+      const TimingSlot& slot = inst.timing[s];
       if (slot.frame != f) continue;
       const int row = record.mode == StreamMode::shared ? 0 : static_cast<int>(i);
       // Start and end were recorded on one stream: the end finishing implies the start did.
@@ -521,7 +534,7 @@ struct CudaEngine::Impl {
       Instance& inst = *instances[bar.instance];
       if (bar.kind == TimelineBar::Kind::step) {
         inst.step_stats.add(bar.end_ms - bar.start_ms);
-        inst.generation_stats.add(inst.timing[f % kTimingRing].generations);
+        inst.generation_stats.add(inst.timing[s].generations);
       } else {
         inst.display_stats.add(bar.end_ms - bar.start_ms);
       }
@@ -740,24 +753,43 @@ void CudaEngine::step(int generations) {
     return;
   }
   const std::uint64_t f = e.frame_count++;
-  // Slots about to be overwritten lose their unread timings (the GPU is > kTimingRing frames behind).
-  if (f + 1 > kTimingRing) e.next_harvest = std::max(e.next_harvest, f + 1 - kTimingRing);
-  FrameRecord& record = e.frames[f % kTimingRing];
+  const bool timed = e.frames_to_timed == 0;
+  e.frames_to_timed = timed ? e.timing_period - 1 : e.frames_to_timed - 1;
+  if (!timed) {
+    for (const auto& inst : e.instances) e.enqueue_frame(*inst, nullptr, generations, e.stream_of(*inst));
+    e.last_step_syncs = e.syncs - syncs_before;
+    return;
+  }
+  const std::uint64_t t = e.timed_count++;
+  const std::size_t s = t % kTimingRing;
+  // Slots about to be overwritten lose their unread timings (the GPU is > kTimingRing timed frames
+  // behind).
+  if (t + 1 > kTimingRing) e.next_harvest = std::max(e.next_harvest, t + 1 - kTimingRing);
+  FrameRecord& record = e.frames[s];
   record.frame = f;
+  record.timed = t;
   record.mode = e.mode;
   // The reference goes first on the engine's own stream, so every bar of the frame starts after it.
   record.reference.record(e.shared.get());
   for (const auto& inst : e.instances) {
-    TimingSlot& slot = inst->timing[f % kTimingRing];
+    TimingSlot& slot = inst->timing[s];
     slot.frame = f;
     slot.generations = generations;
     slot.display_begun = slot.display_ended = false;
-    e.enqueue_frame(*inst, f % kTimingRing, generations, e.stream_of(*inst));
+    e.enqueue_frame(*inst, &slot, generations, e.stream_of(*inst));
   }
   e.last_step_syncs = e.syncs - syncs_before;
 }
 
 std::uint64_t CudaEngine::host_syncs_in_last_step() const { return impl_->last_step_syncs; }
+
+void CudaEngine::set_timing_period(int period) {
+  check_timing_period(period);
+  impl_->timing_period = period;
+  impl_->frames_to_timed = 0;
+}
+
+int CudaEngine::timing_period() const { return impl_->timing_period; }
 
 void CudaEngine::request_summaries() {
   for (const auto& inst : impl_->instances) impl_->request_summary(*inst);
@@ -789,10 +821,10 @@ std::vector<TimelineBar> CudaEngine::timeline() const { return impl_->newest_tim
 void CudaEngine::begin_display(std::size_t index) {
   Impl& e = *impl_;
   Instance& inst = e.at(index);
-  if (e.frame_count == 0) return;
-  const std::uint64_t f = e.frame_count - 1;
-  TimingSlot& slot = inst.timing[f % kTimingRing];
-  if (slot.frame != f) return;  // added after this frame's step
+  const int s = e.current_timed_slot();
+  if (s < 0) return;  // not a timed frame
+  TimingSlot& slot = inst.timing[static_cast<std::size_t>(s)];
+  if (slot.frame != e.frame_count - 1) return;  // added after this frame's step
   slot.display_start.record(e.stream_of(inst));
   slot.display_begun = true;
   slot.display_ended = false;
@@ -801,10 +833,10 @@ void CudaEngine::begin_display(std::size_t index) {
 void CudaEngine::end_display(std::size_t index) {
   Impl& e = *impl_;
   Instance& inst = e.at(index);
-  if (e.frame_count == 0) return;
-  const std::uint64_t f = e.frame_count - 1;
-  TimingSlot& slot = inst.timing[f % kTimingRing];
-  if (slot.frame != f || !slot.display_begun) return;
+  const int s = e.current_timed_slot();
+  if (s < 0) return;
+  TimingSlot& slot = inst.timing[static_cast<std::size_t>(s)];
+  if (slot.frame != e.frame_count - 1 || !slot.display_begun) return;
   slot.display_end.record(e.stream_of(inst));
   slot.display_ended = true;
 }

@@ -57,6 +57,8 @@ class CudaEngine final : public Engine {
   void set_stream_mode(StreamMode mode) override;
   StreamMode stream_mode() const override;
 
+  void set_timing_period(int period) override;
+  int timing_period() const override;
   void step(int generations) override;
   std::uint64_t host_syncs_in_last_step() const override;
 

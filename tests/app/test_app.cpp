@@ -224,7 +224,7 @@ TEST(App, ReportHasEveryFieldAndTheFinalState) {
   ScratchDir dir;
   ASSERT_EQ(shell(dir, "env -u DISPLAY " + quoted_app() +
                            " --headless --backend cpu --width 256 --height 256 --instances 3 --frames 8 "
-                           "--size 640x360 --report r.json --screenshot last.png"),
+                           "--timing-period 4 --size 640x360 --report r.json --screenshot last.png"),
             0)
       << dir.read("out.txt");
   const std::string r = dir.read("r.json");
@@ -240,6 +240,7 @@ TEST(App, ReportHasEveryFieldAndTheFinalState) {
                             "\"busy_ms\"",
                             "\"concurrency\"",
                             "\"host_syncs_per_frame\": 0",
+                            "\"timing_period\": 4",
                             "\"instances\"",
                             "\"index\": 2",
                             "\"variant\": \"iterate\"",

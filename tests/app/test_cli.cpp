@@ -100,6 +100,7 @@ TEST(Cli, AppRefusesBadArgumentsWithOneLineOfOurOwn) {
       {"--headless --pattern", "lifestreams: --pattern needs a value"},
       {"--headless --frames 1 --frames 2", "lifestreams: --frames given twice"},
       {"--headless=maybe", "lifestreams: --headless takes no value"},
+      {"--headless --timing-period 0", "--timing-period 0: expected a whole number 1..1000"},
   };
   for (const Bad& b : cases) expect_refused(b);
 }
@@ -113,6 +114,7 @@ TEST(Cli, BenchRefusesBadArgumentsWithOneLineOfOurOwn) {
       {"bench --instances 0", "--instances 0: expected a whole number 1..1024"},
       {"bench --device -1", "--device -1: expected a whole number 0..1024"},
       {"bench --sizes 99999999999", "--sizes 99999999999: expected a whole number 32..1048576"},
+      {"bench --timing-period 1,1001", "--timing-period 1001: expected a whole number 1..1000"},
   };
   for (const Bad& b : cases) expect_refused(b);
 }

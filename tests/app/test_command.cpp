@@ -66,7 +66,8 @@ TEST(Command, EveryCanonicalLinePrintsBackUnchanged) {
                          "grid on",
                          "age on",
                          "age off",
-                         "panel off"};
+                         "panel off",
+                         "timing-period 8"};
   for (const char* line : lines) {
     const Command c = parse(line);
     EXPECT_EQ(format_command(c), line);
@@ -91,6 +92,7 @@ TEST(Command, ArgumentsMeanWhatTheySay) {
   EXPECT_DOUBLE_EQ(pan.dy, -2);
   EXPECT_TRUE(std::get<cmd::Age>(parse("age on")).on);
   EXPECT_FALSE(std::get<cmd::Age>(parse("age off  # plain colours")).on);
+  EXPECT_EQ(std::get<cmd::TimingPeriod>(parse("timing-period 16")).frames, 16);
 }
 
 TEST(Command, BlankAndCommentLinesAreNotCommands) {
@@ -119,6 +121,7 @@ TEST(Command, BadLinesNameLineColumnAndReason) {
   EXPECT_NE(error_of("expect-hash 0 1234").find("hexadecimal with a 0x prefix"), std::string::npos);
   EXPECT_NE(error_of("zoom 0 nan").find("finite number"), std::string::npos);
   EXPECT_NE(error_of("set 0 1 2 3").find("cell state must be 0 or 1"), std::string::npos);
+  EXPECT_NE(error_of("timing-period 0").find("timing period must be in 1..1000, got 0"), std::string::npos);
   EXPECT_NE(error_of("age 1").find("column 5: expected 'on' or 'off', got '1'"), std::string::npos);
   EXPECT_NE(error_of("variant x global").find("instance number or 'all'"), std::string::npos);
   EXPECT_NE(error_of("expect-hash 0 0x1ffffffffffffffff").find("does not fit in 64 bits"), std::string::npos);

@@ -162,5 +162,40 @@ TEST(CpuEngine, CopyStartsFromTheSourceState) {
   EXPECT_NE(e.status(1).origin, e.status(0).origin);
 }
 
+// Timings come from one frame in N: the statistics count only those frames, the timeline is the
+// newest timed frame, and the state is the same as without timing.
+TEST(CpuEngine, TimingPeriodTimesOneFrameInN) {
+  CpuEngine e(1);
+  InstanceSpec s;
+  s.width = 64;
+  s.height = 64;
+  e.add(s);
+  e.add(s);
+  EXPECT_EQ(e.timing_period(), 1);
+  e.set_timing_period(4);
+  EXPECT_THROW(e.set_timing_period(0), InputError);
+  EXPECT_THROW(e.set_timing_period(kMaxTimingPeriod + 1), InputError);
+  EXPECT_EQ(e.timing_period(), 4);
+  for (int frame = 0; frame < 12; ++frame) {
+    e.step(2);
+    for (std::size_t i = 0; i < e.size(); ++i) {
+      e.begin_display(i);
+      e.end_display(i);
+    }
+  }
+  e.step(1);  // frame 12: timed (frame 8's timeline was closed by frame 9's step)
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    EXPECT_EQ(e.status(i).step_ms.samples, 4);  // frames 0, 4, 8 and 12
+    EXPECT_EQ(e.status(i).display_ms.samples, 3);
+  }
+  EXPECT_EQ(e.timeline().size(), 4u);  // a step and a display bar per instance
+  e.set_timing_period(1);
+  for (int frame = 0; frame < 5; ++frame) e.step(1);
+  EXPECT_EQ(e.status(0).step_ms.samples, 9);
+  Lattice reference = Lattice::random(64, 64, 0.25, 1);
+  cpu_run(reference, Rule::life(), 30);
+  EXPECT_EQ(e.summarize(1).hash, reference.hash());
+}
+
 }  // namespace
 }  // namespace ls

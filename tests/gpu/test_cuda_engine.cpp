@@ -265,6 +265,54 @@ TEST_F(CudaEngineTest, StepMakesNoHostSyncsAndTimingsArrive) {
   }
 }
 
+// With the timing period at N only one frame in N carries timing events: the statistics count
+// exactly those frames (each frame is waited for, so none is dropped), the timeline is complete,
+// stepping never blocks, and every variant still ends on the reference.
+TEST_F(CudaEngineTest, TimingPeriodTimesOneFrameInNAndKeepsTheStateExact) {
+  CudaEngine engine;
+  int seed = 40;
+  for (Variant v : kAllVariants) engine.add(random_spec(256, 128, 0.3, seed++, v, Rule::life(), 4));
+  engine.set_timing_period(8);
+  EXPECT_THROW(engine.set_timing_period(0), InputError);
+  EXPECT_THROW(engine.set_timing_period(kMaxTimingPeriod + 1), InputError);
+  EXPECT_EQ(engine.timing_period(), 8);
+  const auto frames = [&](int n, int gens) {
+    for (int frame = 0; frame < n; ++frame) {
+      engine.step(gens);
+      EXPECT_EQ(engine.host_syncs_in_last_step(), 0u);
+      for (std::size_t i = 0; i < engine.size(); ++i) {
+        engine.begin_display(i);
+        engine.end_display(i);
+      }
+      if (frame % 10 == 0) engine.request_summaries();
+      engine.finish();
+    }
+  };
+  frames(80, 3);  // frames 0, 8, ..., 72 are timed
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    const InstanceStatus s = engine.status(i);
+    EXPECT_EQ(s.step_ms.samples, 10) << variant_name(s.variant);
+    EXPECT_EQ(s.display_ms.samples, 10) << variant_name(s.variant);
+    EXPECT_GT(s.cups, 0.0);
+  }
+  EXPECT_TRUE(engine.frame_timings().valid);
+  EXPECT_EQ(engine.timeline().size(), 2 * engine.size());
+  engine.set_timing_period(1);  // the next frame is timed, and every one after it
+  frames(6, 1);
+  engine.request_summaries();
+  engine.finish();
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    const InstanceStatus s = engine.status(i);
+    SCOPED_TRACE(std::string(variant_name(s.variant)));
+    EXPECT_EQ(s.step_ms.samples, 16);
+    Lattice reference = Lattice::random(256, 128, 0.3, 40 + static_cast<int>(i));
+    cpu_run(reference, Rule::life(), 246);
+    ASSERT_TRUE(s.summary.has_value());
+    EXPECT_EQ(s.summary->generation, 246u);
+    EXPECT_EQ(s.summary->hash, reference.hash());
+  }
+}
+
 // Frames that repeat are replayed from CUDA graphs (with the summaries requested every frame): on
 // both stream modes, across a variant switch and with odd and even launches per frame, every
 // variant still ends on the reference, its summaries and timings arrive, and stepping never blocks.
