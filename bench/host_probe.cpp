@@ -58,9 +58,10 @@ std::size_t free_memory() {
 /// Cell updates per second of `frames` engine frames of `gens` generations, device time from a
 /// mark before the first to the end of every stream, and host microseconds per step() call.
 void engine_row(const char* name, ls::Variant variant, int k, ls::StreamMode mode, bool graphs,
-                bool summaries) {
+                bool summaries, int timing_period = 1) {
   ls::CudaEngine engine;
   engine.set_stream_mode(mode);
+  engine.set_timing_period(timing_period);
   engine.set_launch_graphs(graphs);
   for (int i = 0; i < kInstances; ++i) {
     ls::InstanceSpec spec;
@@ -294,6 +295,18 @@ int main() {
                false);
     engine_row("naive     k=1  per-instance graphs", Variant::naive, 1, StreamMode::per_instance, true,
                false);
+    engine_row("bitpacked k=1  per-instance graphs 1/8", Variant::bitpacked, 1, StreamMode::per_instance,
+               true, false, 8);
+    engine_row("bitpacked k=1  per-instance graphs 1/1000", Variant::bitpacked, 1, StreamMode::per_instance,
+               true, false, 1000);
+    engine_row("bitpacked k=1  shared       graphs 1/1000", Variant::bitpacked, 1, StreamMode::shared, true,
+               false, 1000);
+    engine_row("iterate   k=1  per-instance graphs 1/1000", Variant::iterate, 1, StreamMode::per_instance,
+               true, false, 1000);
+    engine_row("iterate   k=1  shared       graphs 1/1000", Variant::iterate, 1, StreamMode::shared, true,
+               false, 1000);
+    engine_row("bitpacked k=16 per-instance graphs 1/1000", Variant::bitpacked, 16, StreamMode::per_instance,
+               true, false, 1000);
     engine_row("bitpacked k=1  + summaries, direct", Variant::bitpacked, 1, StreamMode::per_instance, false,
                true);
     engine_row("bitpacked k=1  + summaries, graphs", Variant::bitpacked, 1, StreamMode::per_instance, true,

@@ -43,6 +43,7 @@ for n in 16 64; do
   check lifestreams --headless --instances "$n" --frames 1000 --report "$out/inst$n.json"
   check lifestreams --headless --instances "$n" --script "$out/nopanel.script" --report "$out/inst$n-nopanel.json"
 done
+check lifestreams --headless --instances 64 --timing-period 8 --frames 1000 --report "$out/inst64-timed8.json"
 check lifestreams --headless --instances 1 --variant bitpacked --width 131072 --height 131072 --frames 200 \
   --report "$out/big.json"
 check lifestreams --headless --instances 16 --display-path textbook --frames 300 --report "$out/inst16-textbook.json"

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -69,6 +70,8 @@ struct Row {
   Config config;
   double cups = 0;
   double median_ms = 0;  // one frame: one launch of k generations per instance
+  double host_ms = 0;    // host time of one frame's step() (median)
+  int frames = 0;        // frames per repeat
   std::optional<double> speedup;
   double roof_fraction = 0;
 };
@@ -295,10 +298,13 @@ double compulsory_bytes_per_cell(Variant v) {
 /// Times `frames` frames of the engine with events: from a mark recorded while the device is idle
 /// to the last instance stream's end. Milliseconds.
 double time_frames(CudaEngine& engine, int frames, int generations_per_frame, const cuda::Stream& mark_stream,
-                   const cuda::Event& start, std::vector<cuda::Event>& ends) {
+                   const cuda::Event& start, std::vector<cuda::Event>& ends, double* host_ms = nullptr) {
   engine.finish();
   start.record(mark_stream.get());
+  const auto t0 = std::chrono::steady_clock::now();
   for (int f = 0; f < frames; ++f) engine.step(generations_per_frame);
+  if (host_ms)
+    *host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   std::vector<cudaStream_t> streams;
   for (std::size_t i = 0; i < engine.size(); ++i) {
     const cudaStream_t s = engine.device_view(i).stream;
@@ -339,12 +345,18 @@ Row measure(const Config& c, const Rule& rule, int device) {
   one = std::min(one, time_frames(engine, 2, gens_per_frame, mark_stream, start, ends) / 2);
   const int frames =
       std::clamp(static_cast<int>(std::ceil(kTargetRepeatMs / std::max(one, 1e-4))), 1, kMaxFramesPerRepeat);
-  std::vector<double> per_frame;
-  for (int r = 0; r < kRepeats; ++r)
-    per_frame.push_back(time_frames(engine, frames, gens_per_frame, mark_stream, start, ends) / frames);
+  std::vector<double> per_frame, host_per_frame;
+  for (int r = 0; r < kRepeats; ++r) {
+    double host_ms = 0;
+    per_frame.push_back(time_frames(engine, frames, gens_per_frame, mark_stream, start, ends, &host_ms) /
+                        frames);
+    host_per_frame.push_back(host_ms / frames);
+  }
   Row row;
   row.config = c;
   row.median_ms = median(per_frame);
+  row.host_ms = median(host_per_frame);
+  row.frames = frames;
   row.cups = static_cast<double>(c.width) * c.height * c.instances * gens_per_frame / (row.median_ms * 1e-3);
   return row;
 }
@@ -415,7 +427,8 @@ void write_json(const std::string& path, const std::string& device, const std::s
         << ", \"rule\": " << json_string(rule.to_string()) << ", \"cups\": " << number(r.cups)
         << ", \"speedup_vs_naive\": " << (r.speedup ? number(*r.speedup) : "null")
         << ", \"roof_fraction\": " << number(r.roof_fraction) << ", \"repeats\": " << kRepeats
-        << ", \"median_ms\": " << number(r.median_ms) << "}";
+        << ", \"median_ms\": " << number(r.median_ms) << ", \"host_ms\": " << number(r.host_ms)
+        << ", \"frames_per_repeat\": " << r.frames << "}";
   }
   out << "\n]}\n";
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
@@ -466,6 +479,9 @@ int run_bench(const Options& o) {
       Row row = measure(c, o.rule, o.device);
       row.roof_fraction = row.cups * compulsory_bytes_per_cell(c.variant) / (roof * 1e9);
       if (c.variant == Variant::naive) naive_cups[c.group()] = row.cups;
+      std::fprintf(stderr,
+                   "bench:   %.4f ms per frame on the device, %.4f ms of host time in step(), %d frames\n",
+                   row.median_ms, row.host_ms, row.frames);
       rows.push_back(row);
     } catch (const InputError& e) {
       skipped.push_back(std::string(variant_name(c.variant)) + " " + std::to_string(c.width) + "x" +

@@ -41,6 +41,7 @@ class CpuEngine final : public Engine {
 
   void set_timing_period(int period) override;
   int timing_period() const override { return timing_period_; }
+  bool frame_timed() const override { return frame_timed_; }
   void step(int generations) override;
   std::uint64_t host_syncs_in_last_step() const override { return 0; }
 

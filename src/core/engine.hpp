@@ -155,6 +155,8 @@ class Engine {
   /// after a change is timed. Throws InputError outside 1..kMaxTimingPeriod, changing nothing.
   virtual void set_timing_period(int period) = 0;
   virtual int timing_period() const = 0;
+  /// Whether the last step() was a timed frame (its display brackets are recorded).
+  virtual bool frame_timed() const = 0;
   virtual void step(int generations) = 0;
   virtual std::uint64_t host_syncs_in_last_step() const = 0;
 

@@ -791,6 +791,8 @@ void CudaEngine::set_timing_period(int period) {
 
 int CudaEngine::timing_period() const { return impl_->timing_period; }
 
+bool CudaEngine::frame_timed() const { return impl_->current_timed_slot() >= 0; }
+
 void CudaEngine::request_summaries() {
   for (const auto& inst : impl_->instances) impl_->request_summary(*inst);
 }

@@ -59,6 +59,7 @@ class CudaEngine final : public Engine {
 
   void set_timing_period(int period) override;
   int timing_period() const override;
+  bool frame_timed() const override;
   void step(int generations) override;
   std::uint64_t host_syncs_in_last_step() const override;
 
