@@ -5,9 +5,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdio>
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/cpu_engine.hpp"
@@ -400,6 +402,38 @@ void churn_once(CudaEngine& engine) {
   (void)engine.read(2);
   engine.step(5);
   while (engine.size() > 0) engine.remove(engine.size() - 1);
+}
+
+// Device memory per cell, both buffers together (issue 6): the byte variants take 2 bytes, bitpacked
+// 2 bits, naive (the books' int cells) 8 bytes, each plus a small fixed part (summary results and
+// the allocator's 2 MiB granularity), measured as free memory before and after adding a 16384²
+// instance of each variant and stepping it into a frame graph.
+TEST_F(CudaEngineTest, DeviceMemoryPerCellIsTwoBytesOrTwoBits) {
+  CudaEngine engine;
+  engine.add(random_spec(256, 256, 0.3, 1, Variant::bitpacked, Rule::life(), 4));
+  for (int f = 0; f < 4; ++f) engine.step(4);  // kernels loaded, graphs made
+  engine.finish();
+  const double cells = 16384.0 * 16384.0;
+  const std::size_t fixed = std::size_t{4} << 20;
+  const std::pair<Variant, double> expected[] = {{Variant::naive, 8.0},
+                                                 {Variant::global, 2.0},
+                                                 {Variant::shared, 2.0},
+                                                 {Variant::iterate, 2.0},
+                                                 {Variant::bitpacked, 0.25}};
+  for (const auto& [variant, bytes_per_cell] : expected) {
+    SCOPED_TRACE(std::string(variant_name(variant)));
+    const std::size_t before = free_device_memory();
+    engine.add(random_spec(16384, 16384, 0.3, 2, variant, Rule::life(), 8));
+    for (int f = 0; f < 4; ++f) engine.step(8);
+    engine.finish();
+    const double used = static_cast<double>(before - free_device_memory());
+    std::printf("%-9s %.4f bytes per cell on the device (both buffers)\n",
+                std::string(variant_name(variant)).c_str(), used / cells);
+    EXPECT_GE(used, bytes_per_cell * cells);
+    EXPECT_LE(used, bytes_per_cell * cells + static_cast<double>(fixed));
+    engine.remove(engine.size() - 1);
+    engine.finish();
+  }
 }
 
 // Adding and removing instances (with copies, switches, summaries and reads) gives every byte back.
