@@ -446,11 +446,11 @@ struct CudaEngine::Impl {
   }
 
   /// Enqueues one frame of `inst` (on a timed frame, `slot`'s start event, `generations`
-  /// generations, `slot`'s end event) on `stream` and advances its front buffer and generation. A frame that
-  /// repeats the previous frames' shape replays its kernels from a graph made once per front buffer: one call
-  /// of about 1.2 us instead of about 3.5 us per launch, the host cost that bounds many small
-  /// instances (bench/NOTES.md). The timing events stay outside the graph: recorded by a graph
-  /// they cost the host more than recorded directly.
+  /// generations, `slot`'s end event) on `stream` and advances its front buffer and generation. A
+  /// frame that repeats the previous frames' shape replays its kernels from a graph made once per
+  /// front buffer: one call of about 1.2 us instead of about 3.5 us per launch, the host cost that
+  /// bounds many small instances (bench/NOTES.md). The timing events stay outside the graph:
+  /// recorded by a graph they cost the host more than recorded directly.
   void enqueue_frame(Instance& inst, const TimingSlot* slot, int generations, cudaStream_t stream) {
     const int launches = launch_count(inst, generations);
     const FrameShape shape{inst.variant,      inst.k,           generations, inst.rule.birth,
@@ -501,9 +501,10 @@ struct CudaEngine::Impl {
     }
   }
 
-  /// Reads the timed frame in ring slot `s`: its timings into the statistics and the newest timeline; false,
-  /// changing nothing, while any of its events is still pending. The elapsed-time calls double as the
-  /// completion tests (they answer cudaErrorNotReady), which saves a query per event.
+  /// Reads the timed frame in ring slot `s`: its timings into the statistics and the newest
+  /// timeline; false, changing nothing, while any of its events is still pending. The elapsed-time
+  /// calls double as the completion tests (they answer cudaErrorNotReady), which saves a query per
+  /// event.
   bool read_frame(std::size_t s) {
     const FrameRecord& record = frames[s];
     const std::uint64_t f = record.frame;
