@@ -344,7 +344,7 @@ void App::setup() {
   engine_->set_stream_mode(*mode);
   engine_->set_timing_period(options_.timing_period);
   scene_ = std::make_unique<Scene>(*engine_, settings);
-  scene_->populate(options_.instances, options_.pattern);
+  scene_->populate(options_.instances, options_.pattern, /*keep_rule=*/!options_.rule.empty());
   recovery_ = std::make_unique<Recovery>(
       *engine_, RecoverySettings{options_.snapshot_max_cells, kSnapshotIntervalSeconds,
                                  fault_frame_from_environment()});

@@ -92,14 +92,14 @@ std::vector<std::size_t> Scene::targets(const Target& t) const {
   return out;
 }
 
-void Scene::populate(int count, const std::string& pattern_path) {
+void Scene::populate(int count, const std::string& pattern_path, bool keep_rule) {
   std::vector<InstanceSpec> specs;
   for (int i = 0; i < count; ++i) specs.push_back(new_spec(static_cast<std::size_t>(i)));
   engine_.check_room(specs);
   for (int i = 0; i < count; ++i) {
     engine_.add(new_spec(static_cast<std::size_t>(i)));
     refresh_dims();
-    if (!pattern_path.empty()) load(static_cast<std::size_t>(i), pattern_path);
+    if (!pattern_path.empty()) load(static_cast<std::size_t>(i), pattern_path, keep_rule);
   }
   refresh_dims();
 }
@@ -125,9 +125,9 @@ void Scene::set_instances(int count) {
   refresh_dims();
 }
 
-void Scene::load(std::size_t index, const std::string& path) {
+void Scene::load(std::size_t index, const std::string& path, bool keep_rule) {
   check_index(index);
-  const Pattern pattern = load_pattern_file(path);
+  const Pattern pattern = load_pattern_file(path, /*check_rule=*/!keep_rule);
   const InstanceStatus s = engine_.status(index);
   Rule rule = s.rule;
   long long w = s.width, h = s.height;
@@ -138,13 +138,13 @@ void Scene::load(std::size_t index, const std::string& path) {
   if (!pattern.rule_text.empty()) {
     try {
       const RuleSpec rs = parse_rule_spec(pattern.rule_text);
-      rule = rs.rule;
+      if (!keep_rule) rule = rs.rule;
       if (rs.torus_width) {
         w = *rs.torus_width;
         h = *rs.torus_height;
       }
     } catch (const InputError& e) {
-      throw InputError(path + ": rule '" + pattern.rule_text + "': " + e.what());
+      if (!keep_rule) throw InputError(path + ": rule '" + pattern.rule_text + "': " + e.what());
     }
   }
   check_lattice_size(w, h);

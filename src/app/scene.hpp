@@ -53,7 +53,10 @@ class Scene {
   Scene(Engine& engine, SceneSettings settings);
 
   /// Adds `count` instances from the settings, or loaded with `pattern_path` when not empty.
-  void populate(int count, const std::string& pattern_path);
+  /// `keep_rule` (the user gave a rule, `--rule`): the settings' rule wins over the file's, as in
+  /// `lifestreams run`; a bad rule in the file then does not matter, and its ":Tw,h" torus size
+  /// still sets the size when it can be read.
+  void populate(int count, const std::string& pattern_path, bool keep_rule = false);
 
   /// Applies one command. Throws InputError (bad input: the scene is unchanged), DeviceError, or
   /// ExpectationFailed. Instance numbers are checked here.
@@ -92,7 +95,7 @@ class Scene {
   std::vector<std::size_t> targets(const Target& t) const;
   void refresh_dims();
   void set_instances(int count);
-  void load(std::size_t index, const std::string& path);
+  void load(std::size_t index, const std::string& path, bool keep_rule = false);
   std::string save(std::size_t index, const std::string& path);
   void resize_all(int width, int height);
   void expect_agree();

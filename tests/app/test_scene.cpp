@@ -9,6 +9,7 @@
 #include "app_test_util.hpp"
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
+#include "core/rule.hpp"
 
 namespace ls::app {
 namespace {
@@ -128,6 +129,47 @@ TEST_F(SceneTest, AgeShadingIsOffUntilAskedFor) {
   EXPECT_TRUE(scene.grid());  // the grid is a separate choice
   scene.execute(line("age off"));
   EXPECT_FALSE(scene.age());
+}
+
+// --pattern with --rule: the given rule wins over the file's, as in `lifestreams run`; the file's
+// torus size still counts, and a bad rule in the file does not matter. Without --rule the file's
+// rule is used and a bad one is refused.
+TEST(ScenePattern, AGivenRuleWinsOverThePatternFilesRuleAndKeepsItsTorusSize) {
+  test::ScratchDir dir;
+  const std::string glider = "bo$2bo$3o!\n";
+  const std::string good = dir.file("good.rle"), bad = dir.file("bad.rle");
+  dir.write("good.rle", "x = 3, y = 3, rule = B36/S23:T256,128\n" + glider);
+  dir.write("bad.rle", "x = 3, y = 3, rule = B3/S29\n" + glider);
+  SceneSettings settings;
+  settings.width = 128;
+  settings.height = 64;
+  settings.rule = parse_rule("B3/S238");
+  {
+    CpuEngine engine(1);
+    Scene scene(engine, settings);
+    scene.populate(2, good, /*keep_rule=*/true);
+    for (std::size_t i = 0; i < 2; ++i) {
+      EXPECT_EQ(engine.status(i).rule.to_string(), "B3/S238");
+      EXPECT_EQ(engine.status(i).width, 256);
+      EXPECT_EQ(engine.status(i).height, 128);
+      EXPECT_EQ(engine.summarize(i).population, 5u);
+    }
+  }
+  {
+    CpuEngine engine(1);
+    Scene scene(engine, settings);
+    scene.populate(1, bad, /*keep_rule=*/true);
+    EXPECT_EQ(engine.status(0).rule.to_string(), "B3/S238");
+    EXPECT_EQ(engine.status(0).width, 128);
+    EXPECT_EQ(engine.summarize(0).population, 5u);
+  }
+  {
+    CpuEngine engine(1);
+    Scene scene(engine, settings);
+    scene.populate(1, good);
+    EXPECT_EQ(engine.status(0).rule.to_string(), "B36/S23");
+    EXPECT_THROW(scene.populate(1, bad), InputError);
+  }
 }
 
 }  // namespace
