@@ -149,7 +149,8 @@ Options parse_options(int argc, char** argv) {
     }
     if (!seen.insert(arg).second) throw InputError(arg + " given twice");
     if (!has_value) {
-      if (i + 1 >= argc || is_known(std::string(argv[i + 1]).substr(0, std::string(argv[i + 1]).find('='))))
+      // The next word is the value unless it is another option ("--json --bogus": no file name).
+      if (i + 1 >= argc || std::string_view(argv[i + 1]).rfind("--", 0) == 0)
         throw InputError(arg + " needs a value");
       value = argv[++i];
     }

@@ -111,6 +111,7 @@ TEST(Cli, BenchRefusesBadArgumentsWithOneLineOfOurOwn) {
       {"bench --bogus", "lifestreams bench: unknown option --bogus; see --help"},
       {"bench --sizes", "lifestreams bench: --sizes needs a value"},
       {"bench --sizes 64 --sizes 32", "lifestreams bench: --sizes given twice"},
+      {"bench --json --bogus", "lifestreams bench: --json needs a value"},
       {"bench --instances 0", "--instances 0: expected a whole number 1..1024"},
       {"bench --device -1", "--device -1: expected a whole number 0..1024"},
       {"bench --sizes 99999999999", "--sizes 99999999999: expected a whole number 32..1048576"},
