@@ -172,6 +172,17 @@ TEST_F(PanelTest, AgeShadingCheckboxFollowsTheScene) {
   EXPECT_FALSE(std::get<cmd::Age>(out[0]).on);
 }
 
+TEST_F(PanelTest, TimedFramesSliderAsksForTheTimingPeriodTyped) {
+  frame();
+  focus_text(scene_item("##timing"));
+  type("8");
+  std::vector<Command> out = press_enter();
+  for (const Command& c : frame()) out.push_back(c);
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_TRUE(std::holds_alternative<cmd::TimingPeriod>(out[0]));
+  EXPECT_EQ(std::get<cmd::TimingPeriod>(out[0]).frames, 8);
+}
+
 TEST_F(PanelTest, InvalidRuleShowsItsReasonAndEmitsNothing) {
   frame();
   focus_text(scene_item("##rule_all"));
