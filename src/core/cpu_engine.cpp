@@ -276,6 +276,8 @@ void CpuEngine::set_timing_period(int period) {
 }
 
 void CpuEngine::step(int generations) {
+  if (generations < 0) throw InputError("cannot step a negative number of generations");
+  if (generations == 0 || instances_.empty()) return;  // no frame, as on CUDA
   // Close the previous frame: its bars and its span (steps and display brackets).
   if (!instances_.empty() && frame_start_ > 0 && frame_timed_) {
     timeline_.clear();
@@ -301,8 +303,8 @@ void CpuEngine::step(int generations) {
     frame_.concurrency = frame_.gpu_span_ms > 0 ? busy / frame_.gpu_span_ms : 0;
   }
   // Reading the clock costs nothing here, but the period means the same on both backends.
-  frame_timed_ = generations > 0 && frames_to_timed_ == 0;
-  if (generations > 0) frames_to_timed_ = frame_timed_ ? timing_period_ - 1 : frames_to_timed_ - 1;
+  frame_timed_ = frames_to_timed_ == 0;
+  frames_to_timed_ = frame_timed_ ? timing_period_ - 1 : frames_to_timed_ - 1;
   frame_start_ = now_ms();
   for (auto& p : instances_) {
     Instance& in = *p;
@@ -320,9 +322,11 @@ void CpuEngine::step(int generations) {
   }
 }
 
-void CpuEngine::begin_display(std::size_t index) {
+bool CpuEngine::begin_display(std::size_t index) {
   Instance& in = at(index);
-  if (frame_timed_) in.last_display_start = now_ms();
+  if (!frame_timed_) return false;
+  in.last_display_start = now_ms();
+  return true;
 }
 
 void CpuEngine::end_display(std::size_t index) {

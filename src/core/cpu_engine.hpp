@@ -49,7 +49,7 @@ class CpuEngine final : public Engine {
   InstanceStatus status(std::size_t index) const override;
   FrameTimings frame_timings() const override { return frame_; }
   std::vector<TimelineBar> timeline() const override { return timeline_; }
-  void begin_display(std::size_t index) override;
+  bool begin_display(std::size_t index) override;
   void end_display(std::size_t index) override;
 
   Lattice read(std::size_t index) override;

@@ -155,7 +155,8 @@ class Engine {
   /// after a change is timed. Throws InputError outside 1..kMaxTimingPeriod, changing nothing.
   virtual void set_timing_period(int period) = 0;
   virtual int timing_period() const = 0;
-  /// Whether the last step() was a timed frame (its display brackets are recorded).
+  /// Whether the newest frame is timed. A frame is a step() of at least one generation with at
+  /// least one instance; step(0) and steps of an empty engine start none and change nothing.
   virtual bool frame_timed() const = 0;
   virtual void step(int generations) = 0;
   virtual std::uint64_t host_syncs_in_last_step() const = 0;
@@ -166,9 +167,11 @@ class Engine {
   /// The bars of the newest frame whose timings are complete (read a frame or two late).
   virtual std::vector<TimelineBar> timeline() const = 0;
 
-  /// The renderer brackets the display work of an instance in each frame (after step()):
+  /// The renderer brackets the display work of an instance in each timed frame (after step()):
   /// on CUDA these record events on the instance's stream; on the CPU they read the clock.
-  virtual void begin_display(std::size_t index) = 0;
+  /// begin_display returns whether it began a bracket (false on untimed frames and for an
+  /// instance added after the frame's step); end_display closes only a begun one.
+  virtual bool begin_display(std::size_t index) = 0;
   virtual void end_display(std::size_t index) = 0;
 
   virtual Lattice read(std::size_t index) = 0;

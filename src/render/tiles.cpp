@@ -382,13 +382,11 @@ void TileRenderer::update_cuda(CudaEngine& engine, const std::vector<Placement>&
     // map waited ~2.7 ms a frame for OpenGL instead of ~0.5 (16 x 1024², H100: 534 -> 1224
     // frames/s; a non-timing event or a stream query there, or timing events elsewhere, did not
     // help; bench/NOTES.md). On timed frames the engine's display start event is that event.
-    if (timed && engine.frame_timed())
-      engine.begin_display(i);
-    else
-      tile.handoff.record(v.stream);
+    const bool bracketed = timed && engine.begin_display(i);
+    if (!bracketed) tile.handoff.record(v.stream);
     kernels::launch_render_tile(v.layout, v.cells, v.width, v.height, surface, tile.width, tile.height, tv,
                                 v.stream);
-    if (timed && engine.frame_timed()) engine.end_display(i);
+    if (bracketed) engine.end_display(i);
     tile.rendered.record(v.stream);
     tile.drawn = Tile::Drawn::device;
     CUDA_CHECK(cudaStreamWaitEvent(stream, tile.rendered.get(), 0));

@@ -821,16 +821,17 @@ InstanceStatus CudaEngine::status(std::size_t index) const {
 FrameTimings CudaEngine::frame_timings() const { return impl_->newest_frame; }
 std::vector<TimelineBar> CudaEngine::timeline() const { return impl_->newest_timeline; }
 
-void CudaEngine::begin_display(std::size_t index) {
+bool CudaEngine::begin_display(std::size_t index) {
   Impl& e = *impl_;
   Instance& inst = e.at(index);
   const int s = e.current_timed_slot();
-  if (s < 0) return;  // not a timed frame
+  if (s < 0) return false;  // not a timed frame
   TimingSlot& slot = inst.timing[static_cast<std::size_t>(s)];
-  if (slot.frame != e.frame_count - 1) return;  // added after this frame's step
+  if (slot.frame != e.frame_count - 1) return false;  // added after this frame's step
   slot.display_start.record(e.stream_of(inst));
   slot.display_begun = true;
   slot.display_ended = false;
+  return true;
 }
 
 void CudaEngine::end_display(std::size_t index) {

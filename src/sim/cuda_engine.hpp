@@ -67,7 +67,7 @@ class CudaEngine final : public Engine {
   InstanceStatus status(std::size_t index) const override;
   FrameTimings frame_timings() const override;
   std::vector<TimelineBar> timeline() const override;
-  void begin_display(std::size_t index) override;
+  bool begin_display(std::size_t index) override;
   void end_display(std::size_t index) override;
 
   Lattice read(std::size_t index) override;

@@ -224,7 +224,7 @@ TEST(App, ReportHasEveryFieldAndTheFinalState) {
   ScratchDir dir;
   ASSERT_EQ(shell(dir, "env -u DISPLAY " + quoted_app() +
                            " --headless --backend cpu --width 256 --height 256 --instances 3 --frames 8 "
-                           "--timing-period 4 --size 640x360 --report r.json --screenshot last.png"),
+                           "--size 640x360 --report r.json --screenshot last.png"),
             0)
       << dir.read("out.txt");
   const std::string r = dir.read("r.json");
@@ -240,7 +240,7 @@ TEST(App, ReportHasEveryFieldAndTheFinalState) {
                             "\"busy_ms\"",
                             "\"concurrency\"",
                             "\"host_syncs_per_frame\": 0",
-                            "\"timing_period\": 4",
+                            "\"timing_period\": 1",
                             "\"instances\"",
                             "\"index\": 2",
                             "\"variant\": \"iterate\"",
@@ -268,6 +268,15 @@ TEST(App, ReportHasEveryFieldAndTheFinalState) {
   const Png last = load_png(dir.file("last.png"));
   EXPECT_EQ(last.width, 640);
   EXPECT_EQ(last.height, 360);
+  // Timing one frame in 4 is reported and changes nothing else.
+  ASSERT_EQ(shell(dir, "env -u DISPLAY " + quoted_app() +
+                           " --headless --backend cpu --width 256 --height 256 --instances 3 --frames 8 "
+                           "--timing-period 4 --size 640x360 --report r4.json"),
+            0)
+      << dir.read("out.txt");
+  const std::string r4 = dir.read("r4.json");
+  EXPECT_NE(r4.find("\"timing_period\": 4"), std::string::npos) << r4;
+  EXPECT_NE(r4.find("\"hash\": \"" + run_out.substr(h + 5, 18) + "\""), std::string::npos) << r4;
 }
 
 }  // namespace

@@ -34,6 +34,7 @@ struct State {
   std::vector<std::string> views;
   std::string settings;
   bool paused = false, grid = false, panel = false;
+  int timing_period = 0;
   friend bool operator==(const State&, const State&) = default;
 };
 
@@ -60,6 +61,7 @@ State state_of(CpuEngine& engine, const Scene& scene) {
   s.paused = scene.paused();
   s.grid = scene.grid();
   s.panel = scene.panel_visible();
+  s.timing_period = engine.timing_period();
   return s;
 }
 
@@ -74,6 +76,7 @@ class InputsTest : public ::testing::Test {
     run("zoom 0 3");
     run("pan 0 5 -7");
     run("pause");
+    run("timing-period 3");
     before = state_of(engine, scene);
   }
   static SceneSettings settings() {
@@ -282,6 +285,8 @@ TEST_F(InputsTest, OutOfRangeCommandsFromThePanel) {
   expect_refused(cmd::Save{7, ""}, "save 7", "does not exist");
   expect_refused(cmd::Fit{Target{false, 4}}, "fit 4", "does not exist");
   expect_refused(cmd::ExpectHash{3, 1}, "expect-hash 3", "does not exist");
+  expect_refused(cmd::TimingPeriod{0}, "timing-period 0", "1..1000");
+  expect_refused(cmd::TimingPeriod{1001}, "timing-period 1001", "1..1000");
 }
 
 // Saving where nothing can be written: refused, nothing changed.

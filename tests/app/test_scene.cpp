@@ -168,7 +168,16 @@ TEST(ScenePattern, AGivenRuleWinsOverThePatternFilesRuleAndKeepsItsTorusSize) {
     Scene scene(engine, settings);
     scene.populate(1, good);
     EXPECT_EQ(engine.status(0).rule.to_string(), "B36/S23");
-    EXPECT_THROW(scene.populate(1, bad), InputError);
+  }
+  {
+    CpuEngine engine(1);
+    Scene scene(engine, settings);
+    try {
+      scene.populate(1, bad);
+      ADD_FAILURE() << "a bad rule in the file was accepted without --rule";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("bad rule"), std::string::npos) << e.what();
+    }
   }
 }
 

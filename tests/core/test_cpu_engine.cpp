@@ -189,11 +189,21 @@ TEST(CpuEngine, TimingPeriodTimesOneFrameInN) {
     EXPECT_EQ(e.status(i).display_ms.samples, 3);
   }
   EXPECT_EQ(e.timeline().size(), 4u);  // a step and a display bar per instance
+  EXPECT_TRUE(e.frame_timed());
+  e.step(0);  // no frame: nothing changes
+  EXPECT_TRUE(e.frame_timed());
+  EXPECT_EQ(e.status(0).step_ms.samples, 4);
+  e.step(1);
+  EXPECT_FALSE(e.frame_timed());
+  EXPECT_FALSE(e.begin_display(0));
   e.set_timing_period(1);
-  for (int frame = 0; frame < 5; ++frame) e.step(1);
+  for (int frame = 0; frame < 5; ++frame) {
+    e.step(1);
+    EXPECT_TRUE(e.frame_timed());
+  }
   EXPECT_EQ(e.status(0).step_ms.samples, 9);
   Lattice reference = Lattice::random(64, 64, 0.25, 1);
-  cpu_run(reference, Rule::life(), 30);
+  cpu_run(reference, Rule::life(), 31);
   EXPECT_EQ(e.summarize(1).hash, reference.hash());
 }
 

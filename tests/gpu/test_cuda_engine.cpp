@@ -303,14 +303,33 @@ TEST_F(CudaEngineTest, TimingPeriodTimesOneFrameInNAndKeepsTheStateExact) {
   frames(6, 1);
   engine.request_summaries();
   engine.finish();
+  // Read the way the app reads them: by the next steps, never by finish(). The device is drained
+  // behind the engine's back so every timed frame is complete when the next step looks.
+  engine.set_timing_period(4);
+  for (int frame = 0; frame < 40; ++frame) {
+    engine.step(1);
+    EXPECT_EQ(engine.frame_timed(), frame % 4 == 0) << "frame " << frame;
+    for (std::size_t i = 0; i < engine.size(); ++i)
+      if (engine.begin_display(i)) engine.end_display(i);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  }
+  engine.step(0);  // no frame: the newest one (39) stays untimed
+  EXPECT_FALSE(engine.frame_timed());
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    const InstanceStatus s = engine.status(i);
+    EXPECT_EQ(s.step_ms.samples, 26) << variant_name(s.variant);  // frames 0, 4, ..., 36 read by steps
+    EXPECT_EQ(s.display_ms.samples, 26) << variant_name(s.variant);
+  }
+  engine.request_summaries();
+  engine.finish();
   for (std::size_t i = 0; i < engine.size(); ++i) {
     const InstanceStatus s = engine.status(i);
     SCOPED_TRACE(std::string(variant_name(s.variant)));
-    EXPECT_EQ(s.step_ms.samples, 16);
+    EXPECT_EQ(s.step_ms.samples, 26);
     Lattice reference = Lattice::random(256, 128, 0.3, 40 + static_cast<int>(i));
-    cpu_run(reference, Rule::life(), 246);
+    cpu_run(reference, Rule::life(), 286);
     ASSERT_TRUE(s.summary.has_value());
-    EXPECT_EQ(s.summary->generation, 246u);
+    EXPECT_EQ(s.summary->generation, 286u);
     EXPECT_EQ(s.summary->hash, reference.hash());
   }
 }
