@@ -41,7 +41,10 @@ for n in 16 64; do
     lifestreams --headless --instances "$n" --frames 1000 --timing-period 8 --report "$out/r.json" &&
       timed+=("$(fps "$out/r.json")")
   done
-  med() { printf '%s\n' "$@" | sort -g | awk '{ x[NR] = $1 } END { printf "%.0f [%.0f, %.0f]", x[int((NR + 1) / 2)], x[1], x[NR] }'; }
-  echo "app $n x 1024² frames/s, median [min, max] of $runs: panel open $(med "${open[@]}"), closed $(med "${closed[@]}"), open + timing 1/8 $(med "${timed[@]}")"
+  med() {
+    [ $# -gt 0 ] || { printf 'no run finished'; return; }
+    printf '%s\n' "$@" | sort -g | awk '{ x[NR] = $1 } END { printf "%.0f [%.0f, %.0f]", x[int((NR + 1) / 2)], x[1], x[NR] }'
+  }
+  echo "app $n x 1024² frames/s, median [min, max] of $runs: panel open $(med ${open[@]+"${open[@]}"}), closed $(med ${closed[@]+"${closed[@]}"}), open + timing 1/8 $(med ${timed[@]+"${timed[@]}"})"
 done
 rm -f "$out/r.json"
