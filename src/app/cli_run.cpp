@@ -202,20 +202,24 @@ int run_main(int argc, char** argv) {
   CLI::App app{"lifestreams run: advance one Life lattice and print its population and hash",
                "lifestreams run"};
   const std::string max_generations = std::to_string(kMaxRunGenerations);
-  app.add_option("--pattern", a.pattern, "RLE or .cells file, placed centred");
-  app.add_option("--density", a.density, "random fill density 0..1 (default 0.25)");
-  app.add_option("--seed", a.seed, "random fill seed, 0..2^64-1 (default 1)");
-  app.add_option("--width", a.width, "lattice width, a multiple of 32");
-  app.add_option("--height", a.height, "lattice height, a multiple of 32");
+  app.add_option("--pattern", a.pattern, "RLE or .cells file, placed centred")->type_name("FILE");
+  app.add_option("--density", a.density, "random fill density 0..1 (default 0.25)")->type_name("P");
+  app.add_option("--seed", a.seed, "random fill seed, 0..2^64-1 (default 1)")->type_name("S");
+  app.add_option("--width", a.width, "lattice width, a multiple of 32")->type_name("W");
+  app.add_option("--height", a.height, "lattice height, a multiple of 32")->type_name("H");
   app.add_option("--generations", a.generations,
-                 "generations to run, 0.." + max_generations + " (2^62); required");
-  app.add_option("--rule", a.rule, "B/S or S/B rule, overrides the file's (default B3/S23)");
-  app.add_option("--backend", a.backend, "auto, cpu or cuda (default auto)");
-  app.add_option("--variant", a.variant, "cuda kernel: naive, global, shared, iterate, bitpacked");
-  app.add_option("--generations-per-launch", a.generations_per_launch, "k for iterate and bitpacked (1..64)");
-  app.add_option("--device", a.device, "CUDA device number (default 0)");
-  app.add_option("--every", a.every, "print a line every K generations, 1.." + max_generations);
-  app.add_option("--output", a.output, "write the final lattice as RLE");
+                 "generations to run, 0.." + max_generations + " (2^62); required")
+      ->type_name("N");
+  app.add_option("--rule", a.rule, "B/S or S/B rule, overrides the file's (default B3/S23)")->type_name("R");
+  app.add_option("--backend", a.backend, "auto, cpu or cuda (default auto)")->type_name("NAME");
+  app.add_option("--variant", a.variant, "cuda kernel: naive, global, shared, iterate, bitpacked")
+      ->type_name("V");
+  app.add_option("--generations-per-launch", a.generations_per_launch, "k for iterate and bitpacked (1..64)")
+      ->type_name("K");
+  app.add_option("--device", a.device, "CUDA device number (default 0)")->type_name("N");
+  app.add_option("--every", a.every, "print a line every K generations, 1.." + max_generations)
+      ->type_name("K");
+  app.add_option("--output", a.output, "write the final lattice as RLE")->type_name("FILE.rle");
   return exit_status_of("lifestreams run", [&] {
     if (!parse_command_line(app, argc, argv)) {
       std::cout << app.help();

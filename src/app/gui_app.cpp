@@ -971,38 +971,45 @@ int gui_main(int argc, char** argv) {
   app::Options o;
   GuiArgs a;
   CLI::App cli{"lifestreams: N Game of Life simulations side by side (window, or --headless)", "lifestreams"};
-  cli.add_option("--instances", a.instances, "number of instances, 1..64 (default 4)");
-  cli.add_option("--width", a.width, "lattice width, a multiple of 32 (default 1024)");
-  cli.add_option("--height", a.height, "lattice height, a multiple of 32 (default 1024)");
+  cli.add_option("--instances", a.instances, "number of instances, 1..64 (default 4)")->type_name("N");
+  cli.add_option("--width", a.width, "lattice width, a multiple of 32 (default 1024)")->type_name("W");
+  cli.add_option("--height", a.height, "lattice height, a multiple of 32 (default 1024)")->type_name("H");
   cli.add_option(
-      "--variant", o.variant,
-      "naive, global, shared, iterate or bitpacked for every instance (default: instance i gets the "
-      "i-th of global, shared, iterate, bitpacked)");
-  cli.add_option("--rule", o.rule, "B/S or S/B rule (default B3/S23)");
-  cli.add_option("--pattern", o.pattern, "RLE or .cells file loaded into every instance");
-  cli.add_option("--density", a.density, "random soup density 0..1 (default 0.25)");
-  cli.add_option("--seed", a.seed, "random soup seed, 0..2^64-1 (default 1)");
-  cli.add_option("--generations-per-frame", a.generations_per_frame, "1..1024 (default 1)");
+         "--variant", o.variant,
+         "naive, global, shared, iterate or bitpacked for every instance (default: instance i gets the "
+         "i-th of global, shared, iterate, bitpacked)")
+      ->type_name("V");
+  cli.add_option("--rule", o.rule, "B/S or S/B rule (default B3/S23)")->type_name("R");
+  cli.add_option("--pattern", o.pattern, "RLE or .cells file loaded into every instance")->type_name("FILE");
+  cli.add_option("--density", a.density, "random soup density 0..1 (default 0.25)")->type_name("P");
+  cli.add_option("--seed", a.seed, "random soup seed, 0..2^64-1 (default 1)")->type_name("S");
+  cli.add_option("--generations-per-frame", a.generations_per_frame, "1..1024 (default 1)")->type_name("N");
   cli.add_option("--generations-per-launch", a.generations_per_launch,
-                 "k for iterate and bitpacked, 1..64 (default 16)");
-  cli.add_option("--stream-mode", o.stream_mode, "per-instance or shared (default per-instance)");
+                 "k for iterate and bitpacked, 1..64 (default 16)")
+      ->type_name("K");
+  cli.add_option("--stream-mode", o.stream_mode, "per-instance or shared (default per-instance)")
+      ->type_name("MODE");
   cli.add_option("--timing-period", a.timing_period,
-                 "time one frame in N with events, 1..1000 (default 1: every frame)");
-  cli.add_option("--backend", o.backend, "auto, cuda or cpu (default auto)");
-  cli.add_option("--device", a.device, "CUDA device number (default 0)");
-  cli.add_option("--vsync", o.vsync, "on or off (default on in a window)");
+                 "time one frame in N with events, 1..1000 (default 1: every frame)")
+      ->type_name("N");
+  cli.add_option("--backend", o.backend, "auto, cuda or cpu (default auto)")->type_name("NAME");
+  cli.add_option("--device", a.device, "CUDA device number (default 0)")->type_name("N");
+  cli.add_option("--vsync", o.vsync, "on or off (default on in a window)")->type_name("on|off");
   cli.add_flag("--headless", o.headless, "render offscreen through EGL, no window");
-  cli.add_option("--size", o.size, "window or offscreen size WxH (default 1600x900)");
-  cli.add_option("--frames", a.frames, "stop after N frames (headless default 120)");
-  cli.add_option("--script", o.script, "run the commands in FILE");
-  cli.add_option("--screenshot", o.screenshot, "save the last frame as PNG");
-  cli.add_option("--report", o.report, "write frame-rate and instance figures as JSON");
+  cli.add_option("--size", o.size, "window or offscreen size WxH (default 1600x900)")->type_name("WxH");
+  cli.add_option("--frames", a.frames, "stop after N frames (headless default 120)")->type_name("N");
+  cli.add_option("--script", o.script, "run the commands in FILE")->type_name("FILE");
+  cli.add_option("--screenshot", o.screenshot, "save the last frame as PNG")->type_name("FILE.png");
+  cli.add_option("--report", o.report, "write frame-rate and instance figures as JSON")
+      ->type_name("FILE.json");
   cli.add_option("--snapshot-max-cells", a.snapshot_max_cells,
                  "host snapshots (kept every 10 s, saved as RLE after a fatal device error) skip lattices of "
-                 "more cells; 0: none (default 268435456 = 2^28)");
+                 "more cells; 0: none (default 268435456 = 2^28)")
+      ->type_name("N");
   cli.add_option("--display-path", o.display_path,
                  "interop (default) or textbook: how CUDA lattices reach the screen (textbook copies "
-                 "each to the host and uploads it with glTexSubImage2D, for comparison)");
+                 "each to the host and uploads it with glTexSubImage2D, for comparison)")
+      ->type_name("PATH");
   return exit_status_of("lifestreams", [&] {
     if (!parse_command_line(cli, argc, argv)) {
       std::cout << cli.help();

@@ -121,6 +121,21 @@ TEST(Cli, BenchRefusesBadArgumentsWithOneLineOfOurOwn) {
 }
 #endif
 
+// --help names each option's value the way the README does, exits 0 and writes only to stdout.
+TEST(Cli, HelpNamesEachOptionsValue) {
+  ScratchDir dir;
+  const Outcome app = run_app(dir, "--help");
+  EXPECT_EQ(app.status, 0);
+  EXPECT_EQ(app.err, "");
+  for (const char* shown : {"--instances N", "--timing-period N", "--size WxH", "--report FILE.json"})
+    EXPECT_NE(app.out.find(shown), std::string::npos) << shown << " not in:\n" << app.out;
+  const Outcome run = run_app(dir, "run --help");
+  EXPECT_EQ(run.status, 0);
+  EXPECT_NE(run.out.find("--generations N"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("--output FILE.rle"), std::string::npos) << run.out;
+  for (const Outcome* o : {&app, &run}) EXPECT_EQ(o->out.find(" TEXT"), std::string::npos) << o->out;
+}
+
 TEST(Cli, NumbersAreParsedStrictly) {
   EXPECT_EQ(parse_whole("--n", "0", 0, 10), 0);
   EXPECT_EQ(parse_whole("--n", "-3", -5, 10), -3);
