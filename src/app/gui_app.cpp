@@ -161,12 +161,6 @@ void parse_size(const std::string& text, int& w, int& h) {
   h = b;
 }
 
-bool minimised(GLFWwindow* w) {
-  int fw = 0, fh = 0;
-  glfwGetFramebufferSize(w, &fw, &fh);
-  return glfwGetWindowAttrib(w, GLFW_ICONIFIED) == GLFW_TRUE || fw <= 0 || fh <= 0;
-}
-
 std::string config_dir() {
   if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/lifestreams";
   if (const char* home = std::getenv("HOME"); home && *home)
@@ -193,8 +187,10 @@ class App {
   void apply_effects(const Effects& fx);
   void update_area();
   void draw_labels(const std::vector<render::Placement>& placements);
-  /// One frame. `step`: advance the engine; `capture`: write a PNG of what was drawn.
-  void frame(bool step, const std::optional<std::string>& capture);
+  /// One frame. `step`: advance the engine; `capture`: write a PNG of what was drawn. False when
+  /// the window had nothing to draw on (minimised or destroyed since the loop looked): no frame,
+  /// no step.
+  bool frame(bool step, const std::optional<std::string>& capture);
   void framebuffer_size(int& w, int& h) const;
   void take_screenshot(const std::string& path);
   /// After the frames, for --report: what filling every tile costs by each display path.
@@ -455,6 +451,16 @@ void App::new_imgui_frame() {
   ImGui_ImplOpenGL3_NewFrame();
   if (window_) {
     ImGui_ImplGlfw_NewFrame();
+    if (window_->lost()) {
+      // Destroyed by another client during the backend's queries: GLFW's X11 answers were left
+      // unset (a negative size trips ImGui's assertion). This frame keeps the last good size;
+      // the loop quits after it.
+      ImGuiIO& io = ImGui::GetIO();
+      io.DisplaySize =
+          ImVec2(static_cast<float>(std::max(last_fb_w_, 0)), static_cast<float>(std::max(last_fb_h_, 0)));
+      io.DisplayFramebufferScale = ImVec2(1.f, 1.f);
+      io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    }
   } else {
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(static_cast<float>(size_w_), static_cast<float>(size_h_));
@@ -708,7 +714,7 @@ void App::take_screenshot(const std::string& requested) {
   model_.message = "screenshot saved to " + path;
 }
 
-void App::frame(bool step, const std::optional<std::string>& capture) {
+bool App::frame(bool step, const std::optional<std::string>& capture) {
   const auto start = Clock::now();
   GLsync& fence = frame_fences_[static_cast<std::size_t>(figures_.frames % 2)];
   if (fence) {
@@ -718,6 +724,8 @@ void App::frame(bool step, const std::optional<std::string>& capture) {
   }
   int fw = 0, fh = 0;
   framebuffer_size(fw, fh);
+  // Minimised or destroyed since the loop looked: no frame (and no step), as when minimised.
+  if (window_ && (fw <= 0 || fh <= 0)) return false;
   // The ImGui frame (panel and tile labels) is rebuilt on input, after a command, for a
   // screenshot or a resize, and otherwise at most 60 times a second; in between the previous
   // draw data is drawn again, so the panel costs nothing visible at hundreds of frames a second.
@@ -831,6 +839,7 @@ void App::frame(bool step, const std::optional<std::string>& capture) {
     figures_.busy_ms += t.busy_ms;
     figures_.concurrency += t.concurrency;
   }
+  return true;
 }
 
 void App::measure_display() {
@@ -890,7 +899,7 @@ int App::loop() {
     if (frame_limit > 0 && figures_.frames >= frame_limit) break;
     // Minimised: nothing to draw (some platforms give a zero-size framebuffer); wait for events
     // rather than spin, and let the simulation rest until the window is back.
-    if (window_ && minimised(window_->handle())) {
+    if (window_ && window_->nothing_to_draw()) {
       glfwWaitEventsTimeout(0.05);
       continue;
     }
@@ -899,7 +908,19 @@ int App::loop() {
     still_next_ = false;
     // The last frame is the one --screenshot keeps: its labels and panel must be current.
     if (frame_limit > 0 && figures_.frames + 1 == frame_limit) pacer_.force();
-    frame(!still, std::nullopt);
+    bool drawn = false;
+    try {
+      drawn = frame(!still, std::nullopt);
+    } catch (const DeviceError&) {
+      // A GL call that failed because another client destroyed the window mid-frame is a close,
+      // not a device fault.
+      if (window_ && window_->lost()) break;
+      throw;
+    }
+    if (!drawn) {
+      still_next_ = still;
+      continue;
+    }
     recovery_->after_frame(figures_.frames, std::chrono::duration<double>(Clock::now() - loop_start).count());
     if (script_frames_left_ > 0 && !still) --script_frames_left_;
   }

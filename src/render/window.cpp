@@ -76,6 +76,7 @@ Window::~Window() {
 bool Window::should_close() const {
   return glfwWindowShouldClose(window_) == GLFW_TRUE || x11::window_lost();
 }
+bool Window::lost() const { return x11::window_lost(); }
 void Window::request_close() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
 void Window::poll_events() {
   x11::reinstall_handler();
@@ -92,13 +93,30 @@ void Window::set_vsync(bool on) {
 }
 
 void Window::framebuffer_size(int& width, int& height) const {
-  glfwGetFramebufferSize(window_, &width, &height);
+  width = 0;
+  height = 0;
+  if (x11::window_lost()) return;
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
+  // The query is a round trip: a window destroyed meanwhile has set window_lost() by its return,
+  // and w, h are then whatever GLFW's unfilled reply held.
+  if (x11::window_lost() || w <= 0 || h <= 0) return;
+  width = w;
+  height = h;
+}
+
+bool Window::nothing_to_draw() const {
+  if (x11::window_lost() || glfwGetWindowAttrib(window_, GLFW_ICONIFIED) == GLFW_TRUE) return true;
+  int w = 0, h = 0;
+  framebuffer_size(w, h);
+  return w <= 0 || h <= 0;
 }
 
 void Window::framebuffer_scale(float& sx, float& sy) const {
   int ww = 0, wh = 0, fw = 0, fh = 0;
   glfwGetWindowSize(window_, &ww, &wh);
-  glfwGetFramebufferSize(window_, &fw, &fh);
+  framebuffer_size(fw, fh);
+  if (x11::window_lost()) ww = wh = 0;
   sx = ww > 0 ? static_cast<float>(fw) / ww : 1.f;
   sy = wh > 0 ? static_cast<float>(fh) / wh : 1.f;
 }

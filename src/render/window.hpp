@@ -19,12 +19,18 @@ class Window {
 
   GLFWwindow* handle() const { return window_; }
   bool should_close() const;
+  /// Whether another client destroyed the window (the app then quits as if closed).
+  bool lost() const;
   void request_close();
   void poll_events();
   void swap_buffers();
   void set_vsync(bool on);
   bool vsync() const { return vsync_; }
+  /// The framebuffer's size in pixels; 0x0 when minimised to nothing or when the window is gone
+  /// (GLFW's X11 query leaves its result unset when the request fails).
   void framebuffer_size(int& width, int& height) const;
+  /// Whether nothing can be drawn now: minimised, zero-size, or destroyed by another client.
+  bool nothing_to_draw() const;
   /// Framebuffer pixels per window coordinate (1 on most X11 setups, 2 on HiDPI macOS-like setups).
   void framebuffer_scale(float& sx, float& sy) const;
   /// The monitor's content scale (HiDPI: fonts and sizes follow it).
