@@ -89,6 +89,13 @@ inline bool have_program(const std::string& name) {
   return std::system(("command -v " + name + " >/dev/null 2>&1").c_str()) == 0;
 }
 
+/// A shell command line that runs `command` under a fresh Xvfb that does not reset itself between
+/// clients (tests/app/xvfb.sh). The display is searched from `display` upwards: tests that run in
+/// parallel start at distinct numbers.
+inline std::string under_xvfb(int display, const std::string& command) {
+  return "sh '" + source_dir() + "/tests/app/xvfb.sh' " + std::to_string(display) + " " + command;
+}
+
 struct Png {
   int width = 0;
   int height = 0;

@@ -116,8 +116,7 @@ TEST(App, ScriptHeadlessMesaEgl) {
 
 TEST(App, ScriptInAWindowUnderXvfb) {
   ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
-  run_scene_script("XDG_CONFIG_HOME=\"$PWD/config\" xvfb-run -a -s '-screen 0 1280x800x24'",
-                   "--backend cpu --vsync off");
+  run_scene_script("XDG_CONFIG_HOME=\"$PWD/config\" " + under_xvfb(100, ""), "--backend cpu --vsync off");
 }
 
 TEST(App, ScriptHeadlessCuda) {
@@ -132,8 +131,9 @@ TEST(App, KeysPauseAddAndStep) {
   ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
   ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
   ScratchDir dir;
-  const std::string command = "XDG_CONFIG_HOME=\"$PWD/config\" xvfb-run -a -s '-screen 0 1280x800x24' sh '" +
-                              source_dir() + "/tests/app/keys.sh' " + quoted_app() + " \"$PWD\"";
+  const std::string command =
+      "XDG_CONFIG_HOME=\"$PWD/config\" " +
+      under_xvfb(120, "sh '" + source_dir() + "/tests/app/keys.sh' " + quoted_app() + " \"$PWD\"");
   ASSERT_EQ(shell(dir, command), 0) << dir.read("out.txt") << dir.read("app.err");
   const std::string report = dir.read("report.json");
   std::vector<long long> generations;
@@ -156,8 +156,8 @@ TEST(App, EscWhileEditingCancelsTheEditNotTheApp) {
   ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
   ScratchDir dir;
   const std::string command =
-      "XDG_CONFIG_HOME=\"$PWD/config\" xvfb-run -a -n 180 -s '-screen 0 1280x800x24' sh '" + source_dir() +
-      "/tests/app/keys.sh' " + quoted_app() + " \"$PWD\" typing";
+      "XDG_CONFIG_HOME=\"$PWD/config\" " +
+      under_xvfb(180, "sh '" + source_dir() + "/tests/app/keys.sh' " + quoted_app() + " \"$PWD\" typing");
   ASSERT_EQ(shell(dir, command), 0) << dir.read("out.txt") << dir.read("app.err");
   EXPECT_EQ(dir.read("alive"), "yes\n") << "the Esc that cancelled the edit quit the app";
   const std::string report = dir.read("report.json");

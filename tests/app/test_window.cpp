@@ -29,11 +29,9 @@ void run_window_scenario(const std::string& scenario, const ScratchDir& dir, int
 #else
   ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
   ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
-  // xvfb-run -a searches for a free display from -n upwards: distinct starts keep tests run in
-  // parallel from racing for one display number.
-  const std::string command = "XDG_CONFIG_HOME=\"$PWD/config\" xvfb-run -a -n " + std::to_string(server) +
-                              " -s '-screen 0 1280x800x24' sh '" + source_dir() + "/tests/app/window.sh' " +
-                              quoted_app() + " '" LS_FAKE_WM "' \"$PWD\" " + scenario;
+  const std::string command = "XDG_CONFIG_HOME=\"$PWD/config\" " +
+                              under_xvfb(server, "sh '" + source_dir() + "/tests/app/window.sh' " +
+                                                     quoted_app() + " '" LS_FAKE_WM "' \"$PWD\" " + scenario);
   ASSERT_EQ(shell(dir, command), 0) << dir.read("out.txt") << dir.read("app.err");
   EXPECT_EQ(dir.read("app.err"), "") << "the app reported something";
 
