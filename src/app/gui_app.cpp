@@ -192,7 +192,9 @@ class App {
   /// no step.
   bool frame(bool step, const std::optional<std::string>& capture);
   void framebuffer_size(int& w, int& h) const;
-  void take_screenshot(const std::string& path);
+  /// Writes the bound framebuffer's `width` x `height` pixels (the frame's own size, not asked
+  /// again: the window may be gone by now).
+  void take_screenshot(const std::string& path, int width, int height);
   /// After the frames, for --report: what filling every tile costs by each display path.
   void measure_display();
   render::DisplayOptions display_options() const { return {scene_->grid(), scene_->age()}; }
@@ -231,6 +233,7 @@ class App {
   // Frame requests and figures.
   bool quit_ = false;
   bool still_next_ = false;
+  bool stepped_in_frame_ = false;  // the current frame() has stepped the engine
   std::optional<std::string> screenshot_next_;
   RunFigures figures_;
   RollingStats frame_stats_;
@@ -497,7 +500,8 @@ void App::execute_ui(const std::vector<Command>& commands) {
 }
 
 void App::advance_script() {
-  while (script_frames_left_ == 0 && script_next_ < script_.size() && !quit_) {
+  // A screenshot's still frame not drawn yet (minimised meanwhile) holds the script back.
+  while (script_frames_left_ == 0 && !still_next_ && script_next_ < script_.size() && !quit_) {
     const auto& [line, command] = script_[script_next_++];
     script_line_ = line;
     try {
@@ -705,9 +709,7 @@ void App::draw_labels(const std::vector<render::Placement>& placements) {
   }
 }
 
-void App::take_screenshot(const std::string& requested) {
-  int fw = 0, fh = 0;
-  framebuffer_size(fw, fh);
+void App::take_screenshot(const std::string& requested, int fw, int fh) {
   const std::string path =
       requested.empty() ? render::next_numbered_path("", "lifestreams", ".png") : requested;
   render::write_png(path, render::read_framebuffer(fw, fh));
@@ -762,7 +764,11 @@ bool App::frame(bool step, const std::optional<std::string>& capture) {
   update_area();
   const std::vector<render::Placement> placements = scene_->placements();
 
-  if (step && !scene_->paused()) engine_->step(scene_->settings().generations_per_frame);
+  stepped_in_frame_ = false;
+  if (step && !scene_->paused()) {
+    engine_->step(scene_->settings().generations_per_frame);
+    stepped_in_frame_ = true;
+  }
   syncs_total_ += static_cast<double>(engine_->host_syncs_in_last_step());
   engine_->request_summaries();
   if (rebuild) {
@@ -817,7 +823,7 @@ bool App::frame(bool step, const std::optional<std::string>& capture) {
   screenshot_next_.reset();
   if (shot) {
     try {
-      take_screenshot(*shot);
+      take_screenshot(*shot, fw, fh);
     } catch (const InputError& e) {
       if (capture) throw;
       if (has_script_)
@@ -911,11 +917,13 @@ int App::loop() {
     bool drawn = false;
     try {
       drawn = frame(!still, std::nullopt);
-    } catch (const DeviceError&) {
+    } catch (const render::GlError&) {
       // A GL call that failed because another client destroyed the window mid-frame is a close,
-      // not a device fault.
-      if (window_ && window_->lost()) break;
-      throw;
+      // not a device fault. A frame that stepped counts, so the report's frames and generations
+      // still agree.
+      if (!window_ || !window_->lost()) throw;
+      if (stepped_in_frame_) ++figures_.frames;
+      break;
     }
     if (!drawn) {
       still_next_ = still;
@@ -926,13 +934,20 @@ int App::loop() {
   }
   figures_.seconds = std::chrono::duration<double>(Clock::now() - loop_start).count();
 
+  bool screenshot_written = true;
   if (!options_.screenshot.empty()) {
     if (offscreen_ && figures_.frames > 0) {
       offscreen_->bind();
-      take_screenshot(options_.screenshot);
+      take_screenshot(options_.screenshot, offscreen_->width(), offscreen_->height());
     } else {
-      // A window's back buffer is gone after the swap: draw the final state once more.
-      frame(false, options_.screenshot);
+      // A window's back buffer is gone after the swap: draw the final state once more. Not
+      // possible when the window is minimised or another client destroyed it.
+      try {
+        screenshot_written = frame(false, options_.screenshot);
+      } catch (const render::GlError&) {
+        if (!window_ || !window_->lost()) throw;
+        screenshot_written = false;
+      }
     }
   }
   if (!options_.report.empty()) {
@@ -945,6 +960,11 @@ int App::loop() {
         figures_.frames > 0 ? syncs_total_ / static_cast<double>(figures_.frames) : 0;
     measure_display();
     write_report(options_.report, *engine_, figures_);
+  }
+  if (!screenshot_written) {
+    std::cerr << "lifestreams: --screenshot " << options_.screenshot
+              << " was not written: at the end the window was minimised or gone\n";
+    return 3;
   }
   return 0;
 }

@@ -33,7 +33,7 @@ void check_gl(const char* where) {
                      : err == GL_OUT_OF_MEMORY                 ? "GL_OUT_OF_MEMORY"
                      : err == GL_INVALID_FRAMEBUFFER_OPERATION ? "GL_INVALID_FRAMEBUFFER_OPERATION"
                                                                : "GL error";
-  throw DeviceError(std::string("GL error ") + name + " (0x" + [&] {
+  throw GlError(std::string("GL error ") + name + " (0x" + [&] {
     char buf[16];
     std::snprintf(buf, sizeof buf, "%04x", err);
     return std::string(buf);

@@ -7,7 +7,15 @@
 #include <string>
 #include <utility>
 
+#include "core/error.hpp"
+
 namespace ls::render {
+
+/// A GL call failed (check_gl): a DeviceError the app can tell from the engine's.
+class GlError : public DeviceError {
+ public:
+  using DeviceError::DeviceError;
+};
 
 /// Owns one GL object name; `Traits::destroy` releases it. A moved-from handle is empty (0).
 /// The GL context that created the object must be current when the handle is destroyed.
@@ -72,7 +80,7 @@ using GlProgram = GlHandle<ProgramTraits>;
 /// An immutable-storage RGBA8 2D texture, nearest filtering, clamped (one level).
 GlTexture make_rgba8_texture(int width, int height);
 
-/// Throws DeviceError naming `where` if glGetError() reports an error (use at a few checkpoints:
+/// Throws GlError naming `where` if glGetError() reports an error (use at a few checkpoints:
 /// after set-up and once per frame, not after every call).
 void check_gl(const char* where);
 

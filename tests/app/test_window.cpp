@@ -1,12 +1,14 @@
 // test_window.cpp — the window under abuse (Xvfb, CPU backend): resized to 1x1 and back, to one
 // pixel wide or tall, minimised and restored, closed mid-frame or while minimised, Escape at 1x1,
-// destroyed by another client.
-// Each run exits 0 with nothing on stderr (a GL error would end it with status 3 and a line), and
+// destroyed by another client (also with a --screenshot asked for, which then cannot be drawn).
+// Each run exits 0 with nothing on stderr (a GL error would end it with status 3 and a line; the
+// screenshot that cannot be drawn does, on purpose), and
 // its report shows the state a clean run reaches: every instance at the generation of the frames
 // drawn, with the hash `lifestreams run` gives for that generation. Minimised, it waits instead
 // of spinning.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <regex>
 #include <string>
 #include <vector>
@@ -21,9 +23,10 @@ struct Instance {
   std::string hash;
 };
 
-/// Runs tests/app/window.sh SCENARIO under Xvfb; fails the test unless the app exits 0 with an
-/// empty stderr and a report whose instances are where a clean run would be.
-void run_window_scenario(const std::string& scenario, const ScratchDir& dir, int server) {
+/// Runs tests/app/window.sh SCENARIO under Xvfb; fails the test unless the app exits with `status`,
+/// its stderr is `err` and its report's instances are where a clean run would be.
+void run_window_scenario(const std::string& scenario, const ScratchDir& dir, int server, int status = 0,
+                         const std::string& err = "") {
 #if !defined(LS_FAKE_WM)
   GTEST_SKIP() << "built without X11 development files: no ls_fake_wm";
 #else
@@ -32,8 +35,8 @@ void run_window_scenario(const std::string& scenario, const ScratchDir& dir, int
   const std::string command = "XDG_CONFIG_HOME=\"$PWD/config\" " +
                               under_xvfb(server, "sh '" + source_dir() + "/tests/app/window.sh' " +
                                                      quoted_app() + " '" LS_FAKE_WM "' \"$PWD\" " + scenario);
-  ASSERT_EQ(shell(dir, command), 0) << dir.read("out.txt") << dir.read("app.err");
-  EXPECT_EQ(dir.read("app.err"), "") << "the app reported something";
+  ASSERT_EQ(shell(dir, command), status) << dir.read("out.txt") << dir.read("app.err");
+  EXPECT_EQ(dir.read("app.err"), err);
 
   const std::string report = dir.read("report.json");
   std::smatch m;
@@ -83,6 +86,16 @@ TEST(Window, EscapeAt1x1Quits) {
 TEST(Window, DestroyedByAnotherClientQuitsAsIfClosed) {
   ScratchDir dir;
   run_window_scenario("destroy", dir, 170);
+}
+
+// Asked for a --screenshot at the end, with no window left to draw it on: the report is still
+// written, no file appears, and the exit status (3) and one line say so.
+TEST(Window, DestroyedWithAScreenshotAskedForSaysItWasNotWritten) {
+  ScratchDir dir;
+  run_window_scenario("destroy-screenshot", dir, 190, 3,
+                      "lifestreams: --screenshot shot.png was not written: at the end the window was "
+                      "minimised or gone\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("shot.png")));
 }
 
 }  // namespace

@@ -5,7 +5,8 @@
 #   minimise: minimised and restored (CPU ticks spent while minimised go to DIR/idle_ticks),
 #             minimised again and closed while minimised;
 #   escape:   resized to 1x1, Escape pressed;
-#   destroy:  the window destroyed by another client (XDestroyWindow, not a close request).
+#   destroy:  the window destroyed by another client (XDestroyWindow, not a close request);
+#   destroy-screenshot: the same, with --screenshot shot.png asked for (nothing left to draw it on).
 # Leaves the app's --report in DIR/report.json and its stderr in DIR/app.err.
 set -eu
 app=$1
@@ -13,7 +14,10 @@ wm=$2
 dir=$3
 scenario=$4
 cd "$dir"
-"$app" --backend cpu --width 128 --height 128 --size 900x600 --vsync off --report report.json 2>app.err &
+shot=
+[ "$scenario" != destroy-screenshot ] || shot=shot.png
+"$app" --backend cpu --width 128 --height 128 --size 900x600 --vsync off --report report.json \
+  ${shot:+--screenshot "$shot"} 2>app.err &
 pid=$!
 wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^lifestreams$' | head -n 1)
 if [ -z "$wid" ]; then
@@ -59,7 +63,7 @@ case $scenario in
     xdotool windowfocus --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid"
     xdotool key Escape
     ;;
-  destroy)
+  destroy | destroy-screenshot)
     xdotool windowclose "$wid"
     ;;
 esac
