@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Many small instances on the device machine, measured the way the host's noise asks for
-# (bench/NOTES.md): 64 x 1024² is bound by the host's cost of queuing work, and the device
-# machine's host cores differ by up to 1.6x from one process to the next. So every figure here is
+# (bench/NOTES.md): 64 x 1024² is bound by the host's cost of queuing work, which on the device
+# machine varies by up to 2x from one process to the next with the host's load. So every figure here is
 # the median (and range) over RUNS separate processes, and the app's panel-open / panel-closed
 # frame rates alternate run by run. Timing periods: 1 (every frame, the default), 8 and 1000 (timing
 # nearly off: what the engine's two timing events per instance and frame cost).
