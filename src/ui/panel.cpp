@@ -60,6 +60,22 @@ bool variant_combo(const char* id, const char* preview, const Variant* current, 
   return picked;
 }
 
+/// How the edit of the text field just drawn ended, if it ended this frame.
+enum class TextEditEnd { none, applied, cancelled };
+
+/// Call right after an InputText: remembers its text when it is activated and tells, when it is
+/// left, whether the edit stands (Enter, Tab, a click elsewhere) or was cancelled. ImGui's Esc
+/// puts back the text the field had when it was activated and reports that as an edit
+/// (IsItemDeactivatedAfterEdit); that text may be stale, so Esc, or leaving the text as it was,
+/// changes nothing.
+TextEditEnd text_edit_end(const char* text, char* at_activation, std::size_t size) {
+  if (ImGui::IsItemActivated()) std::snprintf(at_activation, size, "%s", text);
+  if (!ImGui::IsItemDeactivated()) return TextEditEnd::none;
+  const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
+  if (escape || std::strcmp(text, at_activation) == 0) return TextEditEnd::cancelled;
+  return ImGui::IsItemDeactivatedAfterEdit() ? TextEditEnd::applied : TextEditEnd::cancelled;
+}
+
 void tooltip(const char* text) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
 }
@@ -314,23 +330,41 @@ void Panel::draw_scene(const PanelModel& model, std::vector<Command>& out) {
     for (const InstanceStatus& s : statuses_) {
       if (common != nullptr && s.rule != *common) common = nullptr;
     }
+    // When the instances' rules differ the field is empty and its hint says "mixed", as Variant
+    // (all) does; typing a rule and pressing Enter sets it on every instance.
     const ImGuiID id = ImGui::GetID("##rule_all");
-    if (common != nullptr && ImGui::GetActiveID() != id &&
-        (!all_rule_synced_ || *common != all_rule_shown_)) {
-      std::snprintf(rule_text_, sizeof rule_text_, "%s", common->to_string().c_str());
-      all_rule_shown_ = *common;
-      all_rule_synced_ = true;
-      rule_error_.clear();
+    const bool mixed = common == nullptr && count > 0;
+    if (ImGui::GetActiveID() != id) {
+      if (common != nullptr && (!all_rule_synced_ || all_rule_mixed_ || *common != all_rule_shown_)) {
+        std::snprintf(rule_text_, sizeof rule_text_, "%s", common->to_string().c_str());
+        all_rule_shown_ = *common;
+        all_rule_synced_ = true;
+        all_rule_mixed_ = false;
+        rule_error_.clear();
+      } else if (mixed && !all_rule_mixed_) {
+        rule_text_[0] = '\0';
+        all_rule_mixed_ = true;
+        rule_error_.clear();
+      }
     }
-    if (ImGui::InputTextWithHint("##rule_all", "B3/S23", rule_text_, sizeof rule_text_)) {
-      check_rule_text(rule_text_, rule_error_);
+    if (ImGui::InputTextWithHint("##rule_all", mixed ? "mixed" : "B3/S23", rule_text_, sizeof rule_text_)) {
+      if (rule_text_[0] == '\0' && mixed) {
+        rule_error_.clear();
+      } else {
+        check_rule_text(rule_text_, rule_error_);
+      }
     }
-    if (ImGui::IsItemDeactivatedAfterEdit()) {
+    const TextEditEnd end = text_edit_end(rule_text_, rule_at_activation_, sizeof rule_at_activation_);
+    if (end == TextEditEnd::cancelled) {
+      all_rule_synced_ = false;  // show the instances' rule (or "mixed") again
+      all_rule_mixed_ = false;
+    } else if (end == TextEditEnd::applied && !(mixed && rule_text_[0] == '\0')) {
       if (const std::optional<Rule> rule = check_rule_text(rule_text_, rule_error_)) {
         if (common == nullptr || *rule != *common) out.push_back(cmd::SetRule{kAll, *rule});
       }
     }
-    tooltip("B/S (B36/S23), S/B (23/36) or a name; Enter applies it to every instance.");
+    tooltip(mixed ? "The instances' rules differ. Type a rule and press Enter to give it to every instance."
+                  : "B/S (B36/S23), S/B (23/36) or a name; Enter applies it to every instance.");
     if (!rule_error_.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, colour::error);
       ImGui::TextWrapped("%s", rule_error_.c_str());
@@ -611,15 +645,20 @@ void Panel::draw_instances(const PanelModel& model, std::vector<Command>& out) {
         f.synced = true;
         f.error.clear();
       }
-      if (!f.error.empty()) ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(110, 40, 40, 255));
+      // The colour is pushed and popped on one decision: typing sets or clears the error between
+      // the two, and an unbalanced pop is an ImGui assertion (an abort in Debian's build).
+      const bool red = !f.error.empty();
+      if (red) ImGui::PushStyleColor(ImGuiCol_FrameBg, colour::error_field);
       ImGui::SetNextItemWidth(-FLT_MIN);
       if (ImGui::InputText("##rule", f.text, sizeof f.text)) check_rule_text(f.text, f.error);
-      const bool left = ImGui::IsItemDeactivatedAfterEdit();
-      if (!f.error.empty()) {
-        ImGui::PopStyleColor();
-        if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetTooltip("%s", f.error.c_str());
+      const TextEditEnd end = text_edit_end(f.text, f.at_activation, sizeof f.at_activation);
+      if (red) ImGui::PopStyleColor();
+      if (!f.error.empty() && (ImGui::IsItemHovered() || ImGui::IsItemActive())) {
+        ImGui::SetTooltip("%s", f.error.c_str());
       }
-      if (left) {
+      if (end == TextEditEnd::cancelled) {
+        f.synced = false;  // show the instance's rule again
+      } else if (end == TextEditEnd::applied) {
         if (const std::optional<Rule> rule = check_rule_text(f.text, f.error)) {
           if (*rule != s.rule) out.push_back(cmd::SetRule{one(idx), *rule});
         }

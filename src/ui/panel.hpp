@@ -70,6 +70,8 @@ class Panel {
   int selected_instance() const { return selected_instance_; }
   /// Why the all-instances rule text is invalid ("" when it is valid).
   const std::string& rule_error() const { return rule_error_; }
+  /// The Rule (all) field's text: the instances' common rule, or "" (hint "mixed") when they differ.
+  const char* rule_all_text() const { return rule_text_; }
   /// Applies the monitor's content scale to fonts and sizes (call once after ImGui init and when
   /// the scale changes).
   void set_scale(float scale);
@@ -93,6 +95,7 @@ class Panel {
   /// A per-instance rule field: the text shown, the rule it was last synced from, its error.
   struct RuleField {
     char text[40] = "";
+    char at_activation[40] = "";  // the text when the field was last activated
     Rule shown;
     bool synced = false;
     std::string error;
@@ -104,6 +107,8 @@ class Panel {
   TimelineView timeline_;
   Rule all_rule_shown_;  // the rule last copied into rule_text_ from the instances
   bool all_rule_synced_ = false;
+  bool all_rule_mixed_ = false;       // rule_text_ was cleared because the rules differ
+  char rule_at_activation_[64] = "";  // rule_text_ when its field was last activated
   int size_edit_[2] = {0, 0};  // width, height being edited
   int size_seen_[2] = {0, 0};  // the model's size when size_edit_ was last synced
   std::string size_error_;

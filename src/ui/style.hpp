@@ -14,6 +14,7 @@ inline constexpr ImU32 diverged = IM_COL32(218, 54, 51, 255);
 inline constexpr ImU32 pending = IM_COL32(90, 96, 108, 255);
 inline constexpr ImU32 badge_text = IM_COL32(255, 255, 255, 255);
 inline constexpr ImU32 error = IM_COL32(255, 107, 99, 255);  // error text
+inline constexpr ImU32 error_field = IM_COL32(110, 40, 40, 255);  // frame of a field holding bad text
 inline constexpr ImU32 warn = IM_COL32(240, 190, 80, 255);   // notes that qualify the figures
 inline constexpr ImU32 good = IM_COL32(86, 211, 100, 255);
 inline constexpr ImU32 dim = IM_COL32(139, 148, 158, 255);  // secondary text

@@ -17,7 +17,8 @@
 namespace ls::ui {
 namespace {
 
-constexpr int kEnterKey = 257;  // our own index into io.KeysDown for ImGuiKey_Enter
+constexpr int kEnterKey = 257;   // our own index into io.KeysDown for ImGuiKey_Enter
+constexpr int kEscapeKey = 256;  // and for ImGuiKey_Escape
 
 class PanelTest : public ::testing::Test {
  protected:
@@ -28,6 +29,7 @@ class PanelTest : public ::testing::Test {
     io.DisplaySize = ImVec2(1600, 900);
     io.DeltaTime = 1.f / 60.f;
     io.KeyMap[ImGuiKey_Enter] = kEnterKey;
+    io.KeyMap[ImGuiKey_Escape] = kEscapeKey;
     fonts_loaded_ = load_fonts(std::string(LS_SOURCE_DIR) + "/assets", 1.f);
     unsigned char* pixels = nullptr;
     int w = 0, h = 0;
@@ -85,6 +87,33 @@ class PanelTest : public ::testing::Test {
     std::vector<Command> out = frame();
     ImGui::GetIO().KeysDown[kEnterKey] = false;
     return out;
+  }
+  /// One frame with Esc down, then Esc released. Returns the commands of the Esc frame.
+  std::vector<Command> press_escape() {
+    ImGui::GetIO().KeysDown[kEscapeKey] = true;
+    std::vector<Command> out = frame();
+    ImGui::GetIO().KeysDown[kEscapeKey] = false;
+    return out;
+  }
+  /// The ID of instance `i`'s rule field in the "##instances" table.
+  static ImGuiID instance_rule_item(int i) {
+    ImGuiWindow* window = ImGui::FindWindowByName("lifestreams##panel");
+    EXPECT_NE(window, nullptr);
+    const ImGuiID table = ImHashStr("##instances", 0, window->ID);
+    const ImGuiID row = ImHashData(&i, sizeof i, table);
+    return ImHashStr("##rule", 0, row);
+  }
+  /// Applies the commands a frame emitted to the engine, as the app does for rules.
+  void apply_rules(const std::vector<Command>& out) {
+    for (const Command& c : out) {
+      const auto* set = std::get_if<cmd::SetRule>(&c);
+      ASSERT_NE(set, nullptr);
+      if (set->target.all) {
+        for (std::size_t i = 0; i < engine_.size(); ++i) engine_.set_rule(i, set->rule);
+      } else {
+        engine_.set_rule(set->target.index, set->rule);
+      }
+    }
   }
   void type(const char* text) {
     for (const char* c = text; *c != '\0'; ++c) ImGui::GetIO().AddInputCharacter(static_cast<unsigned>(*c));
@@ -206,6 +235,62 @@ TEST_F(PanelTest, ValidRuleIsAppliedToAllOnEnter) {
   const cmd::SetRule& set = std::get<cmd::SetRule>(out[0]);
   EXPECT_TRUE(set.target.all);
   EXPECT_EQ(set.rule, parse_rule("B36/S23"));
+}
+
+// Issue 10: a first bad key in an instance's rule field set the error between the colour's push
+// and its pop, and ImGui's assertion aborted the app. Bad then good text, key by key.
+TEST_F(PanelTest, TypingBadThenGoodTextIntoAnInstanceRuleKeepsThePanelAlive) {
+  frame();
+  focus_text(instance_rule_item(0));
+  type("x");  // "B3/S23" is selected: the field now holds "x"
+  EXPECT_TRUE(frame().empty());
+  type("y");
+  EXPECT_TRUE(frame().empty());
+  EXPECT_TRUE(press_enter().empty());  // "xy" is no rule: nothing applied
+  frame();
+  focus_text(instance_rule_item(0));
+  type("B36/S23");
+  EXPECT_TRUE(frame().empty());
+  std::vector<Command> out = press_enter();
+  ASSERT_EQ(out.size(), 1u);
+  const auto* set = std::get_if<cmd::SetRule>(&out[0]);
+  ASSERT_NE(set, nullptr);
+  EXPECT_FALSE(set->target.all);
+  EXPECT_EQ(set->target.index, 0u);
+  EXPECT_EQ(set->rule, parse_rule("B36/S23"));
+}
+
+TEST_F(PanelTest, EscInAnInstanceRuleFieldChangesNothing) {
+  frame();
+  focus_text(instance_rule_item(1));
+  type("B2/S");
+  EXPECT_TRUE(frame().empty());
+  EXPECT_TRUE(press_escape().empty());
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(frame().empty());
+}
+
+// Issue 10: after one instance's rule changed, Rule (all) still held "B3/S23"; a key and Esc put
+// that stale text back as an edit and gave it to every instance.
+TEST_F(PanelTest, RuleAllSaysMixedAndEscChangesNothing) {
+  frame();
+  EXPECT_STREQ(panel_.rule_all_text(), "B3/S23");
+  engine_.set_rule(0, parse_rule("B36/S23"));
+  frame();
+  EXPECT_STREQ(panel_.rule_all_text(), "");  // shown as the hint "mixed"
+  focus_text(scene_item("##rule_all"));
+  type("q");
+  EXPECT_TRUE(frame().empty());
+  EXPECT_TRUE(press_escape().empty());
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(frame().empty());
+  EXPECT_EQ(engine_.status(0).rule, parse_rule("B36/S23"));
+  EXPECT_EQ(engine_.status(1).rule, parse_rule("B3/S23"));
+  // Typing a rule over "mixed" and Enter gives it to all.
+  focus_text(scene_item("##rule_all"));
+  type("B3/S23");
+  std::vector<Command> out = press_enter();
+  ASSERT_EQ(out.size(), 1u);
+  apply_rules(out);
+  for (std::size_t i = 0; i < engine_.size(); ++i) EXPECT_EQ(engine_.status(i).rule, parse_rule("B3/S23"));
 }
 
 TEST_F(PanelTest, ResetAndStepEmitTheirCommands) {
