@@ -109,8 +109,8 @@ class Panel {
   bool all_rule_synced_ = false;
   bool all_rule_mixed_ = false;       // rule_text_ was cleared because the rules differ
   char rule_at_activation_[64] = "";  // rule_text_ when its field was last activated
-  int size_edit_[2] = {0, 0};  // width, height being edited
-  int size_seen_[2] = {0, 0};  // the model's size when size_edit_ was last synced
+  int size_edit_[2] = {0, 0};         // width, height being edited
+  int size_seen_[2] = {0, 0};         // the model's size when size_edit_ was last synced
   std::string size_error_;
   const Engine* named_engine_ = nullptr;  // the engine backend_ and device_ were read from
   std::string backend_;
