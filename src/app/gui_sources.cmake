@@ -5,8 +5,12 @@ pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
 
 add_library(ls_gui_app STATIC
   ${CMAKE_CURRENT_LIST_DIR}/gui_app.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/scene.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/recovery.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/options.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/app.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/input.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/imgui_layer.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tile_labels.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/figures.cpp
   ${CMAKE_CURRENT_LIST_DIR}/report.cpp)
 target_include_directories(ls_gui_app PUBLIC ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(ls_gui_app PUBLIC ls_app_cli ls_render ls_ui ls_core

@@ -13,11 +13,11 @@
 #include <type_traits>
 #include <utility>
 
+#include "app/numbered_path.hpp"
 #include "app/recovery.hpp"
 #include "core/error.hpp"
 #include "core/lattice.hpp"
 #include "core/pattern.hpp"
-#include "render/image.hpp"
 
 namespace ls::app {
 namespace {
@@ -168,12 +168,12 @@ void Scene::load(std::size_t index, const std::string& path, bool keep_rule) {
   spec.rule = rule;
   engine_.replace(index, spec);
   refresh_dims();
-  views_[index] = render::View{};
+  views_[index] = view::View{};
 }
 
 std::string Scene::save(std::size_t index, const std::string& path) {
   check_index(index);
-  const std::string target = path.empty() ? render::next_numbered_path("", "lifestreams", ".rle") : path;
+  const std::string target = path.empty() ? next_numbered_path("", "lifestreams", ".rle") : path;
   const InstanceStatus s = engine_.status(index);
   const Lattice cells = engine_.read(index);
   std::ofstream f(target, std::ios::binary | std::ios::trunc);
@@ -210,7 +210,7 @@ void Scene::resize_all(int width, int height) {
     throw;
   }
   refresh_dims();
-  for (auto& v : views_) v = render::View{};
+  for (auto& v : views_) v = view::View{};
 }
 
 void Scene::expect_agree() {
@@ -309,19 +309,19 @@ Effects Scene::apply(const Command& command) {
                              std::to_string(c.pixels_per_cell));
           const auto rects = tile_rects();
           for (std::size_t i : targets(c.target)) {
-            const render::Rect r = i < rects.size() ? rects[i] : area_;
-            render::set_zoom(views_[i], r, dims_[i].first, dims_[i].second, c.pixels_per_cell);
+            const view::Rect r = i < rects.size() ? rects[i] : area_;
+            view::set_zoom(views_[i], r, dims_[i].first, dims_[i].second, c.pixels_per_cell);
           }
         } else if constexpr (std::is_same_v<T, cmd::Pan>) {
           if (!std::isfinite(c.dx) || !std::isfinite(c.dy))
             throw InputError("pan: DX and DY must be finite numbers");
           const auto rects = tile_rects();
           for (std::size_t i : targets(c.target)) {
-            const render::Rect r = i < rects.size() ? rects[i] : area_;
-            render::pan_cells(views_[i], r, dims_[i].first, dims_[i].second, c.dx, c.dy);
+            const view::Rect r = i < rects.size() ? rects[i] : area_;
+            view::pan_cells(views_[i], r, dims_[i].first, dims_[i].second, c.dx, c.dy);
           }
         } else if constexpr (std::is_same_v<T, cmd::Fit>) {
-          for (std::size_t i : targets(c.target)) views_[i] = render::View{};
+          for (std::size_t i : targets(c.target)) views_[i] = view::View{};
         } else if constexpr (std::is_same_v<T, cmd::SetCell>) {
           check_index(c.index);
           const auto [w, h] = dims_[c.index];
@@ -366,7 +366,7 @@ Effects Scene::apply(const Command& command) {
             spec.variant = s.variant;
             spec.generations_per_launch = s.generations_per_launch;
             engine_.replace(i, spec);
-            views_[i] = render::View{};
+            views_[i] = view::View{};
           }
           refresh_dims();
         } else if constexpr (std::is_same_v<T, cmd::Vsync>) {
@@ -387,17 +387,17 @@ Effects Scene::apply(const Command& command) {
   return fx;
 }
 
-std::vector<render::Rect> Scene::tile_rects() const {
+std::vector<view::Rect> Scene::tile_rects() const {
   if (dims_.empty()) return {};
-  return render::layout_tiles(area_, dims_.size(), dims_[0].first, dims_[0].second);
+  return view::layout_tiles(area_, dims_.size(), dims_[0].first, dims_[0].second);
 }
 
-std::vector<render::Placement> Scene::placements() const {
+std::vector<view::Placement> Scene::placements() const {
   const auto rects = tile_rects();
-  std::vector<render::Placement> out;
+  std::vector<view::Placement> out;
   out.reserve(rects.size());
   for (std::size_t i = 0; i < rects.size(); ++i)
-    out.push_back(render::place(views_[i], rects[i], dims_[i].first, dims_[i].second));
+    out.push_back(view::place(views_[i], rects[i], dims_[i].first, dims_[i].second));
   return out;
 }
 
@@ -411,22 +411,22 @@ int Scene::tile_at(double px, double py) const {
 void Scene::zoom_at(std::size_t i, double factor, double px, double py) {
   const auto rects = tile_rects();
   if (i >= rects.size()) return;
-  render::zoom_at(views_[i], rects[i], dims_[i].first, dims_[i].second, factor, px, py);
+  view::zoom_at(views_[i], rects[i], dims_[i].first, dims_[i].second, factor, px, py);
 }
 
 void Scene::pan_pixels(std::size_t i, double dx, double dy) {
   const auto rects = tile_rects();
   if (i >= rects.size()) return;
-  render::pan_pixels(views_[i], rects[i], dims_[i].first, dims_[i].second, dx, dy);
+  view::pan_pixels(views_[i], rects[i], dims_[i].first, dims_[i].second, dx, dy);
 }
 
 std::optional<std::pair<int, int>> Scene::cell_at(std::size_t i, double px, double py) const {
   const auto rects = tile_rects();
   if (i >= rects.size()) return std::nullopt;
-  const render::Placement p = render::place(views_[i], rects[i], dims_[i].first, dims_[i].second);
+  const view::Placement p = view::place(views_[i], rects[i], dims_[i].first, dims_[i].second);
   if (!p.quad.contains(px, py)) return std::nullopt;
   double cx = 0, cy = 0;
-  render::screen_to_cell(p, px, py, cx, cy);
+  view::screen_to_cell(p, px, py, cx, cy);
   const long long w = dims_[i].first, h = dims_[i].second;
   long long x = static_cast<long long>(std::floor(cx)) % w;
   long long y = static_cast<long long>(std::floor(cy)) % h;

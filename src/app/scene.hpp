@@ -12,9 +12,12 @@
 #include "core/command.hpp"
 #include "core/engine.hpp"
 #include "core/rule.hpp"
-#include "render/view.hpp"
+#include "view/view.hpp"
 
 namespace ls::app {
+
+/// Instances at the start unless the command line says otherwise (the app and `run --script`).
+inline constexpr int kDefaultInstances = 4;
 
 /// The variants instance i gets by default, cyclically.
 inline constexpr Variant kDefaultVariantCycle[] = {Variant::global, Variant::shared, Variant::iterate,
@@ -71,10 +74,10 @@ class Scene {
   bool panel_visible() const { return panel_visible_; }
 
   // Layout: the framebuffer area the tiles use (right of the panel), in framebuffer pixels.
-  void set_area(const render::Rect& area) { area_ = area; }
-  const render::Rect& area() const { return area_; }
-  std::vector<render::Rect> tile_rects() const;
-  std::vector<render::Placement> placements() const;
+  void set_area(const view::Rect& area) { area_ = area; }
+  const view::Rect& area() const { return area_; }
+  std::vector<view::Rect> tile_rects() const;
+  std::vector<view::Placement> placements() const;
   /// The instance whose tile contains framebuffer pixel (px, py), or -1.
   int tile_at(double px, double py) const;
   /// Lattice size of instance i (as of the last command).
@@ -103,9 +106,9 @@ class Scene {
 
   Engine& engine_;
   SceneSettings settings_;
-  std::vector<render::View> views_;
+  std::vector<view::View> views_;
   std::vector<std::pair<int, int>> dims_;
-  render::Rect area_{0, 0, 1600, 900};
+  view::Rect area_{0, 0, 1600, 900};
   bool paused_ = false;
   bool grid_ = true;
   bool age_ = false;

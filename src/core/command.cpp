@@ -480,6 +480,18 @@ std::string format_command(const Command& command) {
       command);
 }
 
+bool needs_screen(const Command& command) {
+  return std::visit(
+      [](const auto& c) {
+        using T = std::decay_t<decltype(c)>;
+        return std::is_same_v<T, cmd::Zoom> || std::is_same_v<T, cmd::Pan> || std::is_same_v<T, cmd::Fit> ||
+               std::is_same_v<T, cmd::Frames> || std::is_same_v<T, cmd::Screenshot> ||
+               std::is_same_v<T, cmd::Grid> || std::is_same_v<T, cmd::Panel> || std::is_same_v<T, cmd::Age> ||
+               std::is_same_v<T, cmd::Vsync>;
+      },
+      command);
+}
+
 std::string read_script_file(const std::string& path) {
   const std::string text = read_text_file(path, "script", "text lines of commands", std::uintmax_t{16} << 20);
   // Stricter than a pattern: any control byte but tab, CR, LF and form feed.

@@ -148,4 +148,9 @@ std::string read_script_file(const std::string& path);
 /// The canonical script line for a command (parse_command(format_command(c)) gives c back).
 std::string format_command(const Command& command);
 
+/// Whether `command` only changes what a screen shows or when it draws (zoom, pan, fit, frames,
+/// screenshot, grid, panel, age, vsync): `lifestreams run --script`, which has no screen, refuses
+/// these.
+bool needs_screen(const Command& command);
+
 }  // namespace ls

@@ -1,10 +1,9 @@
-// image.cpp — framebuffer read-back and PNG writing; numbered file names that never overwrite.
+// image.cpp — framebuffer read-back and PNG writing.
 #include "render/image.hpp"
 
 #include <stb_image_write.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 
 #include "core/error.hpp"
@@ -39,18 +38,6 @@ void write_png(const std::string& path, const Image& image) {
   if (std::filesystem::is_directory(path)) throw InputError("screenshot " + path + ": is a directory");
   if (stbi_write_png(path.c_str(), image.width, image.height, 3, rgb.data(), image.width * 3) == 0)
     throw InputError("screenshot " + path + ": cannot write the PNG file");
-}
-
-std::string next_numbered_path(const std::string& dir, const std::string& stem, const std::string& ext) {
-  namespace fs = std::filesystem;
-  for (int n = 1; n < 1000000; ++n) {
-    char name[64];
-    std::snprintf(name, sizeof name, "-%04d", n);
-    const fs::path p = fs::path(dir.empty() ? "." : dir) / (stem + name + ext);
-    std::error_code ec;
-    if (!fs::exists(p, ec) && !ec) return dir.empty() ? (stem + name + ext) : p.string();
-  }
-  throw InputError("no free numbered file name for " + stem + ext);
 }
 
 }  // namespace ls::render

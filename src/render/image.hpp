@@ -21,7 +21,4 @@ Image read_framebuffer(int width, int height);
 /// InputError naming the path when it cannot be written.
 void write_png(const std::string& path, const Image& image);
 
-/// `stem-0001.ext`, `stem-0002.ext`, ...: the first name in `dir` that does not exist yet.
-std::string next_numbered_path(const std::string& dir, const std::string& stem, const std::string& ext);
-
 }  // namespace ls::render

@@ -6,6 +6,7 @@
 #include "render/shader.hpp"
 
 namespace ls::render {
+using view::Rect;
 
 OverlayLayer::OverlayLayer(const std::string& shader_dir) {
   program_ = load_program(shader_dir, "layer.vert", "layer.frag");

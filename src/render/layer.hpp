@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "render/gl.hpp"
-#include "render/view.hpp"
+#include "view/view.hpp"
 
 namespace ls::render {
 
@@ -27,7 +27,7 @@ class OverlayLayer {
   void end();
   /// Where composite() blends: disjoint rectangles (framebuffer pixels, y from the top) that cover
   /// every pixel drawn since begin(). Overlapping ones would blend a pixel twice.
-  void set_regions(const std::vector<Rect>& regions);
+  void set_regions(const std::vector<view::Rect>& regions);
   /// Blends the layer over the bound framebuffer (fb_width x fb_height) in the regions: colour =
   /// layer + dst * (1 - layer alpha). Nothing happens before the first begin() or when the size
   /// differs.

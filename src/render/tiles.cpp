@@ -22,6 +22,8 @@
 #endif
 
 namespace ls::render {
+using view::Placement;
+using view::Rect;
 
 #if defined(LIFESTREAMS_HAVE_CUDA)
 namespace {

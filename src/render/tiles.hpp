@@ -16,7 +16,7 @@
 #include "core/stats.hpp"
 #include "render/gl.hpp"
 #include "render/tile_pixels.hpp"
-#include "render/view.hpp"
+#include "view/view.hpp"
 
 namespace ls {
 class CpuEngine;
@@ -61,14 +61,14 @@ class TileRenderer {
 
   /// One tile per placement, its texture the size of the placement's quad (textures and graphics
   /// resources are only made again when a size changes).
-  void sync(const std::vector<Placement>& placements);
+  void sync(const std::vector<view::Placement>& placements);
 
   /// Fills every tile from the engine: CpuEngine (host pixels + glTextureSubImage2D) or
   /// CudaEngine by the display path (interop: all resources mapped in one call, one render
   /// kernel per tile on its instance's stream, one unmap; the interop work of each tile is
   /// bracketed with engine.begin_display/end_display). With age shading, each tile fades from
   /// the pixels it showed last (none yet, or last made by the other path: drawn without fading).
-  void update(Engine& engine, const std::vector<Placement>& placements, const DisplayOptions& options,
+  void update(Engine& engine, const std::vector<view::Placement>& placements, const DisplayOptions& options,
               const Palette& palette);
 
   /// The path update() takes with a CUDA engine (default interop).
@@ -79,8 +79,9 @@ class TileRenderer {
   /// display brackets) for at least `min_seconds` (at least one fill after a warm-up, at most
   /// `max_frames`), waits for the GPU, and returns the cost. Blocks: not for the frame loop.
   /// Empty (tiles 0) on the CPU engine.
-  DisplayCost measure(Engine& engine, const std::vector<Placement>& placements, const DisplayOptions& options,
-                      const Palette& palette, DisplayPath path, double min_seconds, int max_frames);
+  DisplayCost measure(Engine& engine, const std::vector<view::Placement>& placements,
+                      const DisplayOptions& options, const Palette& palette, DisplayPath path,
+                      double min_seconds, int max_frames);
 
   /// Interop, in the frame loop: how long the render stream waited in the one map call (GL
   /// releasing the textures), from events read a few frames late without blocking.
@@ -90,18 +91,18 @@ class TileRenderer {
   double unmap_host_ms() const { return unmap_host_ms_; }
 
   /// Draws the tiles into the bound framebuffer (fb_width x fb_height pixels).
-  void draw(const std::vector<Placement>& placements, int fb_width, int fb_height);
+  void draw(const std::vector<view::Placement>& placements, int fb_width, int fb_height);
 
   std::size_t size() const;
 
  private:
   struct Tile;
   struct Cuda;
-  void update_cpu(CpuEngine& engine, const std::vector<Placement>& placements, const DisplayOptions& options,
-                  const Palette& palette);
-  void update_cuda(CudaEngine& engine, const std::vector<Placement>& placements,
+  void update_cpu(CpuEngine& engine, const std::vector<view::Placement>& placements,
+                  const DisplayOptions& options, const Palette& palette);
+  void update_cuda(CudaEngine& engine, const std::vector<view::Placement>& placements,
                    const DisplayOptions& options, const Palette& palette, bool timed);
-  void update_textbook(Engine& engine, const std::vector<Placement>& placements,
+  void update_textbook(Engine& engine, const std::vector<view::Placement>& placements,
                        const DisplayOptions& options, const Palette& palette);
   void harvest_map_waits();
 
@@ -119,6 +120,6 @@ class TileRenderer {
 };
 
 /// The sampling a tile uses for its placement (grid lines from kGridMinPixelsPerCell on).
-Sampling sampling_for(const Placement& placement, const DisplayOptions& options);
+Sampling sampling_for(const view::Placement& placement, const DisplayOptions& options);
 
 }  // namespace ls::render

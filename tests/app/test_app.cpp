@@ -12,7 +12,7 @@
 
 #include "app_test_util.hpp"
 #include "render/tile_pixels.hpp"
-#include "render/view.hpp"
+#include "view/view.hpp"
 
 namespace ls::test {
 namespace {
@@ -26,12 +26,12 @@ const render::Palette kPalette;
 
 // Every tile of `count` is drawn where the layout puts it: the middle row of each tile has no
 // background pixel, and the gaps around it do. Returns the layout.
-std::vector<render::Rect> expect_tiles(const Png& png, std::size_t count, int cells) {
-  const auto rects = render::layout_tiles(render::Rect{0, 0, png.width, png.height}, count, cells, cells);
+std::vector<view::Rect> expect_tiles(const Png& png, std::size_t count, int cells) {
+  const auto rects = view::layout_tiles(view::Rect{0, 0, png.width, png.height}, count, cells, cells);
   EXPECT_EQ(rects.size(), count);
   const std::uint32_t bg = rgb(kPalette.background);
   for (std::size_t i = 0; i < rects.size(); ++i) {
-    const render::Rect& r = rects[i];
+    const view::Rect& r = rects[i];
     const int mid = r.y + r.h / 2;
     int background_inside = 0;
     for (int x = r.x; x < r.x + r.w; ++x) background_inside += png.at(x, mid) == bg;
@@ -58,9 +58,9 @@ std::vector<std::pair<int, int>> glider_cells(int shift) {
 void expect_glider(const Png& png, int shift) {
   const auto rects = expect_tiles(png, 2, 256);
   ASSERT_EQ(rects.size(), 2u);
-  render::View view;
-  render::set_zoom(view, rects[1], 256, 256, 8);
-  const render::Placement p = render::place(view, rects[1], 256, 256);
+  view::View view;
+  view::set_zoom(view, rects[1], 256, 256, 8);
+  const view::Placement p = view::place(view, rects[1], 256, 256);
   ASSERT_DOUBLE_EQ(p.pixels_per_cell, 8);
   const auto live = glider_cells(shift);
   for (int cy = 124 + shift; cy <= 130 + shift; ++cy) {
@@ -99,7 +99,7 @@ void run_scene_script(const std::string& launcher, const std::string& options) {
   ASSERT_TRUE(seven.ok());
   expect_tiles(seven, 7, 256);
   // Nothing where an eighth tile would go.
-  const auto eight = render::layout_tiles(render::Rect{0, 0, kW, kH}, 8, 256, 256);
+  const auto eight = view::layout_tiles(view::Rect{0, 0, kW, kH}, 8, 256, 256);
   EXPECT_EQ(seven.at(eight[7].x + eight[7].w / 2, eight[7].y + eight[7].h / 2), rgb(kPalette.background));
 
   const Png g0 = load_png(dir.file("glider0.png"));

@@ -12,8 +12,8 @@
 
 #include "app_test_util.hpp"
 #include "render/tile_pixels.hpp"
-#include "render/view.hpp"
 #include "ui/regions.hpp"
+#include "view/view.hpp"
 
 namespace ls::test {
 namespace {
@@ -60,7 +60,7 @@ TEST(Display, CachedImGuiLayerLooksLikeDrawingImGuiDirectly) {
   const Difference d = compare(direct, cached);
   EXPECT_LE(d.max, 1) << d.pixels << " pixels differ";
   // The labels are there: their text is light on a dark box over the tile.
-  const auto rects = render::layout_tiles(render::Rect{0, 0, 640, 360}, 3, 256, 256);
+  const auto rects = view::layout_tiles(view::Rect{0, 0, 640, 360}, 3, 256, 256);
   int light = 0;
   for (int y = rects[0].y; y < rects[0].y + 30; ++y)
     for (int x = rects[0].x; x < rects[0].x + 60; ++x) light += (cached.at(x, y) & 0xff) > 180;
@@ -133,11 +133,11 @@ TEST(Display, InteropDrawsTheSamePixelsAsTheTextbookPath) {
   const Png interop = load_png(dir.file("interop.png"));
   const Png textbook = load_png(dir.file("textbook.png"));
   ASSERT_TRUE(interop.ok() && textbook.ok());
-  const auto rects = render::layout_tiles(render::Rect{0, 0, 960, 540}, 8, 8192, 8192);
+  const auto rects = view::layout_tiles(view::Rect{0, 0, 960, 540}, 8, 8192, 8192);
   ASSERT_EQ(rects.size(), 8u);
   long long compared = 0;
   for (std::size_t t = 0; t < rects.size(); ++t) {
-    const render::Rect& r = rects[t];
+    const view::Rect& r = rects[t];
     int differ = 0;
     // Below the label (its population may be pending in one run and known in the other).
     for (int y = r.y + 48; y < r.y + r.h; ++y)
@@ -169,11 +169,11 @@ TEST(Display, AgeShadingFadesACellThatDiedOverAFewFrames) {
   if (have_cuda(dir)) backends.push_back("cuda");
   const render::Palette pal;
   const std::uint32_t live = pal.live & 0xffffffu, dead = pal.dead & 0xffffffu;
-  const auto rects = render::layout_tiles(render::Rect{0, 0, 640, 360}, 1, 64, 64);
+  const auto rects = view::layout_tiles(view::Rect{0, 0, 640, 360}, 1, 64, 64);
   ASSERT_EQ(rects.size(), 1u);
-  render::View view;
-  render::set_zoom(view, rects[0], 64, 64, 8);
-  const render::Placement p = render::place(view, rects[0], 64, 64);
+  view::View view;
+  view::set_zoom(view, rects[0], 64, 64, 8);
+  const view::Placement p = view::place(view, rects[0], 64, 64);
   const int px = p.quad.x + static_cast<int>(std::floor((32.5 - p.origin_x) * 8));
   const int py = p.quad.y + static_cast<int>(std::floor((32.5 - p.origin_y) * 8));
   for (const std::string& backend : backends) {
@@ -222,11 +222,11 @@ TEST(Display, InteropAgeShadingDrawsTheSamePixelsAsTheTextbookPath) {
   const Png interop = load_png(dir.file("interop.png"));
   const Png textbook = load_png(dir.file("textbook.png"));
   ASSERT_TRUE(interop.ok() && textbook.ok());
-  const auto rects = render::layout_tiles(render::Rect{0, 0, 960, 540}, 4, 2048, 2048);
+  const auto rects = view::layout_tiles(view::Rect{0, 0, 960, 540}, 4, 2048, 2048);
   ASSERT_EQ(rects.size(), 4u);
   const render::Palette pal;
   for (std::size_t t = 0; t < rects.size(); ++t) {
-    const render::Rect& r = rects[t];
+    const view::Rect& r = rects[t];
     int differ = 0, fading = 0;
     for (int y = r.y + 48; y < r.y + r.h; ++y)
       for (int x = r.x; x < r.x + r.w; ++x) {

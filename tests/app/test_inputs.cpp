@@ -49,7 +49,7 @@ State state_of(CpuEngine& engine, const Scene& scene) {
     s.ks.push_back(st.generations_per_launch);
     s.dims.emplace_back(scene.lattice_width(i), scene.lattice_height(i));
   }
-  for (const render::Placement& p : scene.placements())
+  for (const view::Placement& p : scene.placements())
     s.views.push_back(std::to_string(p.origin_x) + "," + std::to_string(p.origin_y) + "," +
                       std::to_string(p.pixels_per_cell));
   const SceneSettings& st = scene.settings();
@@ -68,7 +68,7 @@ State state_of(CpuEngine& engine, const Scene& scene) {
 class InputsTest : public ::testing::Test {
  protected:
   InputsTest() : engine(2), scene(engine, settings()) {
-    scene.set_area(render::Rect{0, 0, 800, 600});
+    scene.set_area(view::Rect{0, 0, 800, 600});
     scene.populate(3, "");
     run("step 6");
     run("rule 1 B36/S23");

@@ -8,9 +8,9 @@
 
 #include "core/lattice.hpp"
 #include "render/tile_pixels.hpp"
-#include "render/view.hpp"
+#include "view/view.hpp"
 
-namespace ls::render {
+namespace ls::view {
 namespace {
 
 bool overlap(const Rect& a, const Rect& b) {
@@ -89,6 +89,12 @@ TEST(View, PanMovesByCellsAndWrapsOnTheTorus) {
   pan_pixels(v, tile, 64, 64, -20, 0);  // dragging left by 2 cells moves the view right
   EXPECT_DOUBLE_EQ(v.centre_x, 10);
 }
+
+}  // namespace
+}  // namespace ls::view
+
+namespace ls::render {
+namespace {
 
 TEST(TilePixels, ZoomedInCellsAreCrispWithGridLinesOnTheirFirstPixel) {
   Lattice l(32, 32);

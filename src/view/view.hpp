@@ -1,11 +1,12 @@
 // view.hpp — tile layout and per-tile view math (zoom, pan, fit), in framebuffer pixels with y
-// growing downwards. Plain arithmetic, no GL: the app, the renderer and the tests share it.
+// growing downwards. Plain arithmetic, no GL (library ls_view, below render): the command
+// executor, the renderer and the tests share it.
 #pragma once
 
 #include <cstddef>
 #include <vector>
 
-namespace ls::render {
+namespace ls::view {
 
 /// A rectangle in framebuffer pixels, (x, y) its top-left corner.
 struct Rect {
@@ -64,4 +65,4 @@ void pan_cells(View& view, const Rect& tile, int cells_w, int cells_h, double dx
 /// Drags the picture by (dx, dy) framebuffer pixels.
 void pan_pixels(View& view, const Rect& tile, int cells_w, int cells_h, double dx, double dy);
 
-}  // namespace ls::render
+}  // namespace ls::view

@@ -1,10 +1,10 @@
 // view.cpp — tile grid layout and the zoom/pan/fit arithmetic of a tile's view.
-#include "render/view.hpp"
+#include "view/view.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-namespace ls::render {
+namespace ls::view {
 
 std::vector<Rect> layout_tiles(const Rect& area, std::size_t count, int cells_w, int cells_h) {
   std::vector<Rect> rects;
@@ -149,4 +149,4 @@ void pan_pixels(View& view, const Rect& tile, int cells_w, int cells_h, double d
   pan_cells(view, tile, cells_w, cells_h, -dx / ppc, -dy / ppc);
 }
 
-}  // namespace ls::render
+}  // namespace ls::view

@@ -1,0 +1,411 @@
+// app.cpp — implements app.hpp: set-up, the frame loop, and one frame as a list of steps (wait for
+// the frame two back, input and UI, step, display, composite, screenshot and present, figures).
+#include "app/app.hpp"
+
+#include <imgui.h>
+
+#include "render/gl.hpp"
+// GLFW after GLAD (render/gl.hpp): GLAD provides the GL declarations.
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "app/engine_factory.hpp"
+#include "app/numbered_path.hpp"
+#include "app/report.hpp"
+#include "app/tile_labels.hpp"
+#include "core/error.hpp"
+#include "render/image.hpp"
+#include "render/paths.hpp"
+#include "ui/regions.hpp"
+
+#if defined(LIFESTREAMS_HAVE_CUDA)
+#include "sim/cuda_engine.hpp"
+#endif
+
+namespace ls::app {
+namespace {
+
+/// How long a frame waits for the frame two before it: far longer than any frame takes, short
+/// enough that a hung driver does not hang the app silently for ever.
+constexpr std::uint64_t kFrameFenceTimeoutNs = 1'000'000'000;
+
+double ms_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+int App::run() {
+  setup();
+  // A fatal device error from here on: save the newest snapshots, say where, exit 3.
+  try {
+    return loop();
+  } catch (const DeviceError& e) {
+    return recovery_->save_after_fault(e, std::cerr);
+  }
+}
+
+void App::setup() {
+  setup_ = check_options(options_);
+  if (!options_.script.empty()) script_ = ScriptRunner::from_file(options_.script);
+
+  // The display first: without one there is nothing else to do.
+  if (!options_.headless) {
+    std::string why;
+    if (!render::Window::display_available(&why))
+      throw DeviceError("no display (" + why + "); run with --headless to render offscreen");
+  }
+
+  engine_ = make_engine(options_.backend, options_.device);
+  engine_->set_stream_mode(setup_.stream_mode);
+  engine_->set_timing_period(options_.timing_period);
+  scene_ = std::make_unique<Scene>(*engine_, setup_.scene);
+  scene_->populate(options_.instances, options_.pattern, /*keep_rule=*/!options_.rule.empty());
+  recovery_ = std::make_unique<Recovery>(
+      *engine_, RecoverySettings{options_.snapshot_max_cells, kSnapshotIntervalSeconds,
+                                 fault_frame_from_environment()});
+
+  bool cuda = false;
+  int cuda_device = -1;
+#if defined(LIFESTREAMS_HAVE_CUDA)
+  if (auto* gpu = dynamic_cast<CudaEngine*>(engine_.get())) {
+    cuda = true;
+    cuda_device = gpu->device();
+  }
+#endif
+  if (options_.headless) {
+    headless_ = std::make_unique<render::HeadlessContext>(cuda_device);
+    offscreen_ = std::make_unique<render::OffscreenTarget>(setup_.width, setup_.height);
+  } else {
+    window_ =
+        std::make_unique<render::Window>(setup_.width, setup_.height, "lifestreams", options_.vsync == "on");
+    input_.attach(window_->handle());
+  }
+  renderer_ = std::make_unique<render::TileRenderer>(render::find_data_dir("shaders"), cuda);
+  renderer_->set_display_path(setup_.display_path);
+  figures_.run().display.path = std::string(render::display_path_name(setup_.display_path));
+  const char* layer = std::getenv("LS_UI_LAYER");
+  if (!(layer && std::string(layer) == "direct"))
+    ui_layer_ = std::make_unique<render::OverlayLayer>(render::find_data_dir("shaders"));
+  figures_.run().ui.layer = ui_layer_ ? "cached" : "direct";
+  imgui_ = std::make_unique<ImGuiLayer>(window_.get(), setup_.width, setup_.height);
+  panel_.set_scale(imgui_->scale());
+
+  model_.engine = engine_.get();
+  model_.windowed = window_ != nullptr;
+  model_.vsync = window_ ? window_->vsync() : false;
+  try {
+    model_.patterns_dir = render::find_data_dir("assets/patterns");
+    for (const auto& entry : std::filesystem::directory_iterator(model_.patterns_dir)) {
+      const std::string ext = entry.path().extension().string();
+      if (entry.is_regular_file() && (ext == ".rle" || ext == ".cells"))
+        model_.bundled_patterns.push_back(entry.path().filename().string());
+    }
+    std::sort(model_.bundled_patterns.begin(), model_.bundled_patterns.end());
+  } catch (const std::exception&) {
+    // No bundled patterns: the list stays empty, loading by path still works.
+  }
+}
+
+int App::loop() {
+  const long long frame_limit = options_.frames.value_or(options_.headless && !script_ ? 120 : -1);
+  const auto loop_start = Clock::now();
+  while (true) {
+    // Poll: the window's events (queued for the frame's input step), then the script's lines up
+    // to the next one that needs a frame.
+    if (window_) {
+      window_->poll_events();
+      if (window_->should_close()) quit_ = true;
+    }
+    if (script_ && !quit_) run_script_lines();
+    if (quit_) break;
+    if (script_ && script_->over() && !window_) break;
+    if (frame_limit > 0 && figures_.frames() >= frame_limit) break;
+    // Minimised: nothing to draw (some platforms give a zero-size framebuffer); wait for events
+    // rather than spin, and let the simulation rest until the window is back.
+    if (window_ && window_->nothing_to_draw()) {
+      glfwWaitEventsTimeout(0.05);
+      continue;
+    }
+
+    const bool still = script_ && script_->still_frame_due();
+    // The last frame is the one --screenshot keeps: its labels and panel must be current.
+    if (frame_limit > 0 && figures_.frames() + 1 == frame_limit) pacer_.force();
+    bool drawn = false;
+    try {
+      drawn = frame(!still, std::nullopt);
+    } catch (const render::GlError&) {
+      // A GL call that failed because another client destroyed the window mid-frame is a close,
+      // not a device fault. A frame that stepped counts, so the report's frames and generations
+      // still agree.
+      if (!window_ || !window_->lost()) throw;
+      if (stepped_in_frame_) ++figures_.run().frames;
+      break;
+    }
+    if (!drawn) continue;  // a still frame stays due
+    recovery_->after_frame(figures_.frames(),
+                           std::chrono::duration<double>(Clock::now() - loop_start).count());
+    if (script_) script_->frame_drawn();
+  }
+  if (!write_outputs(std::chrono::duration<double>(Clock::now() - loop_start).count())) {
+    std::cerr << "lifestreams: --screenshot " << options_.screenshot
+              << " was not written: at the end the window was minimised or gone\n";
+    return 3;
+  }
+  return 0;
+}
+
+bool App::frame(bool step, const std::optional<std::string>& capture) {
+  const auto start = Clock::now();
+  wait_for_frame_two_back();
+  int fw = 0, fh = 0;
+  if (!drawable_size(fw, fh)) return false;
+  const bool rebuild = ui_due(fw, fh, capture.has_value());
+
+  // 1. Input, new frame, UI: keys and mouse, the panel, and the commands they gave.
+  const auto build_start = Clock::now();
+  if (rebuild) build_ui();
+  // 2. Step the engine (and ask for the summaries later frames show).
+  const std::vector<view::Placement> placements = step_engine(step);
+  // 3. The tile labels, after the step: they show the newest finished summaries.
+  if (rebuild) finish_ui(build_start);
+  // 4. Display: fill every tile from its lattice.
+  update_tiles(placements);
+  // 5. Composite: the tiles, then the ImGui layer over them.
+  composite(placements, fw, fh, rebuild);
+  // 6. Screenshot (read before the swap), fence, present.
+  screenshot_and_present(capture, fw, fh);
+  // 7. Figures.
+  figures_.add_frame(ms_since(start), engine_->frame_timings());
+  return true;
+}
+
+void App::wait_for_frame_two_back() {
+  frame_fences_[static_cast<std::size_t>(figures_.frames() % 2)].wait_and_reset(kFrameFenceTimeoutNs);
+}
+
+bool App::drawable_size(int& fw, int& fh) const {
+  framebuffer_size(fw, fh);
+  // Minimised or destroyed since the loop looked: no frame (and no step), as when minimised.
+  return !(window_ && (fw <= 0 || fh <= 0));
+}
+
+bool App::ui_due(int fw, int fh, bool capture) {
+  // The ImGui frame (panel and tile labels) is rebuilt on input, after a command, for a
+  // screenshot or a resize, and otherwise at most 60 times a second; in between the previous
+  // draw data is drawn again, so the panel costs nothing visible at hundreds of frames a second.
+  if (capture || screenshot_next_ || fw != last_fb_w_ || fh != last_fb_h_) pacer_.force();
+  last_fb_w_ = fw;
+  last_fb_h_ = fh;
+  const double now_s = std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+  return pacer_.due(now_s, !input_.events.empty());
+}
+
+void App::build_ui() {
+  // Headless, ImGui's display is the offscreen size; a lost window keeps the last good size.
+  imgui_->new_frame(window_ ? last_fb_w_ : setup_.width, window_ ? last_fb_h_ : setup_.height);
+  std::vector<Command> commands;
+  if (window_) {
+    float sx = 1, sy = 1;
+    window_->framebuffer_scale(sx, sy);
+    const InputOutcome in = mapper_.map(input_.events, *scene_, ImGui::GetIO(), sx, sy, commands);
+    if (in.toggle_help) panel_.toggle_help();
+    if (in.quit) quit_ = true;
+    if (!in.error.empty()) model_.error = in.error;
+    model_.hovered_instance = in.hovered_instance;
+  }
+  update_area();
+  fill_panel_model();
+  if (scene_->panel_visible()) panel_.draw(model_, commands);
+  execute_ui(commands);
+  if (!commands.empty()) pacer_.force();
+}
+
+void App::fill_panel_model() {
+  model_.paused = scene_->paused();
+  model_.grid = scene_->grid();
+  model_.age = scene_->age();
+  const SceneSettings& st = scene_->settings();
+  model_.width = st.width;
+  model_.height = st.height;
+  model_.density = st.density;
+  model_.seed = st.seed;
+  model_.same_seed = st.same_seed;
+  model_.generations_per_frame = st.generations_per_frame;
+  model_.cpu_frame_ms = figures_.recent_frame_ms();
+  model_.fps = model_.cpu_frame_ms.mean > 0 ? 1000.0 / model_.cpu_frame_ms.mean : 0;
+  model_.host_syncs_per_frame = engine_->host_syncs_in_last_step();
+}
+
+std::vector<view::Placement> App::step_engine(bool step) {
+  update_area();
+  std::vector<view::Placement> placements = scene_->placements();
+  stepped_in_frame_ = false;
+  if (step && !scene_->paused()) {
+    engine_->step(scene_->settings().generations_per_frame);
+    stepped_in_frame_ = true;
+  }
+  figures_.add_host_syncs(engine_->host_syncs_in_last_step());
+  engine_->request_summaries();
+  return placements;
+}
+
+void App::finish_ui(Clock::time_point build_start) {
+  float sx = 1, sy = 1;
+  if (window_) window_->framebuffer_scale(sx, sy);
+  draw_tile_labels(*scene_, sx, sy);
+  ImGui::Render();
+  ++figures_.run().ui.rebuilds;
+  figures_.run().ui.build_ms += ms_since(build_start);
+}
+
+void App::update_tiles(const std::vector<view::Placement>& placements) {
+  const auto update_start = Clock::now();
+  renderer_->update(*engine_, placements, display_options(), palette_);
+  figures_.run().display.update_ms += ms_since(update_start);
+}
+
+void App::composite(const std::vector<view::Placement>& placements, int fw, int fh, bool rebuild) {
+  if (offscreen_)
+    offscreen_->bind();
+  else
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glViewport(0, 0, fw, fh);
+  glDisable(GL_BLEND);
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_DEPTH_TEST);
+  int r = 0, g = 0, b = 0;
+  render::unpack_rgb(palette_.background, r, g, b);
+  glClearColor(r / 255.f, g / 255.f, b / 255.f, 1.f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  renderer_->draw(placements, fw, fh);
+  const auto ui_start = Clock::now();
+  if (ImDrawData* draw_data = ImGui::GetDrawData()) {
+    if (!ui_layer_) {
+      ImGuiLayer::render(draw_data);
+    } else {
+      if (rebuild || ui_layer_->width() != fw || ui_layer_->height() != fh) {
+        ui_layer_->begin(fw, fh);
+        ImGuiLayer::render(draw_data);
+        ui_layer_->end();
+        // Blend only where ImGui drew: a full-screen pass costs the H100/H200's few raster
+        // units as much as drawing the labels did.
+        std::vector<view::Rect> regions;
+        for (const ui::Region& region : ui::covering_regions(ui::draw_command_boxes(*draw_data), fw, fh, 16))
+          regions.push_back(view::Rect{region.x, region.y, region.w, region.h});
+        ui_layer_->set_regions(regions);
+      }
+      ui_layer_->composite(fw, fh);
+    }
+  }
+  figures_.run().ui.draw_ms += ms_since(ui_start);
+  render::check_gl("drawing a frame");
+}
+
+void App::screenshot_and_present(const std::optional<std::string>& capture, int fw, int fh) {
+  // What a person sees, panel included: read before the swap.
+  std::optional<std::string> shot = capture;
+  if (!shot && screenshot_next_) shot = screenshot_next_;
+  screenshot_next_.reset();
+  if (shot) {
+    try {
+      take_screenshot(*shot, fw, fh);
+    } catch (const InputError& e) {
+      if (capture) throw;
+      if (script_) throw script_->failure(2, e.what());
+      model_.error = e.what();
+    }
+  }
+  frame_fences_[static_cast<std::size_t>(figures_.frames() % 2)] = render::GlSync::fence();
+  if (window_) window_->swap_buffers();
+}
+
+void App::run_script_lines() {
+  update_area();
+  script_->advance(*scene_, [&](const Effects& fx) {
+    pacer_.force();
+    apply_effects(fx);
+    // The next line sees the layout this one left (the panel shown or not, the instance count).
+    update_area();
+  });
+}
+
+void App::apply_effects(const Effects& fx) {
+  if (fx.quit) quit_ = true;
+  if (fx.screenshot) screenshot_next_ = *fx.screenshot;
+  if (fx.vsync) {
+    if (window_) window_->set_vsync(*fx.vsync);
+    model_.vsync = window_ ? *fx.vsync : false;
+  }
+  if (!fx.message.empty()) model_.message = fx.message;
+}
+
+void App::execute_ui(const std::vector<Command>& commands) {
+  for (const Command& c : commands) {
+    try {
+      apply_effects(scene_->execute(c));
+      model_.error.clear();
+    } catch (const InputError& e) {
+      // Bad input from a person: shown in the panel, the scene stays as it was.
+      model_.error = e.what();
+    } catch (const ExpectationFailed& e) {
+      model_.error = e.what();
+    }
+  }
+}
+
+void App::framebuffer_size(int& w, int& h) const {
+  if (window_) {
+    window_->framebuffer_size(w, h);
+  } else {
+    w = offscreen_->width();
+    h = offscreen_->height();
+  }
+}
+
+void App::update_area() {
+  int fw = 0, fh = 0;
+  framebuffer_size(fw, fh);
+  float sx = 1, sy = 1;
+  if (window_) window_->framebuffer_scale(sx, sy);
+  const int panel = scene_->panel_visible() ? static_cast<int>(std::ceil(panel_.width() * sx)) : 0;
+  scene_->set_area(view::Rect{panel, 0, std::max(0, fw - panel), fh});
+}
+
+void App::take_screenshot(const std::string& requested, int fw, int fh) {
+  const std::string path = requested.empty() ? next_numbered_path("", "lifestreams", ".png") : requested;
+  render::write_png(path, render::read_framebuffer(fw, fh));
+  model_.message = "screenshot saved to " + path;
+}
+
+bool App::write_outputs(double seconds) {
+  bool screenshot_written = true;
+  if (!options_.screenshot.empty()) {
+    if (offscreen_ && figures_.frames() > 0) {
+      offscreen_->bind();
+      take_screenshot(options_.screenshot, offscreen_->width(), offscreen_->height());
+    } else {
+      // A window's back buffer is gone after the swap: draw the final state once more. Not
+      // possible when the window is minimised or another client destroyed it.
+      try {
+        screenshot_written = frame(false, options_.screenshot);
+      } catch (const render::GlError&) {
+        if (!window_ || !window_->lost()) throw;
+        screenshot_written = false;
+      }
+    }
+  }
+  if (!options_.report.empty()) {
+    figures_.finish(seconds, *renderer_, *engine_, *scene_, palette_);
+    write_report(options_.report, *engine_, figures_.run());
+  }
+  return screenshot_written;
+}
+
+}  // namespace ls::app

@@ -1,0 +1,108 @@
+// app.hpp — the desktop app: owns the engine, the scene, the GL context (window or headless), the
+// tiles, the ImGui layer and the panel, and runs the frame loop; everything that changes the scene
+// goes through Scene::execute.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/figures.hpp"
+#include "app/imgui_layer.hpp"
+#include "app/input.hpp"
+#include "app/options.hpp"
+#include "app/recovery.hpp"
+#include "app/scene.hpp"
+#include "app/script_runner.hpp"
+#include "render/gl_sync.hpp"
+#include "render/headless.hpp"
+#include "render/layer.hpp"
+#include "render/tiles.hpp"
+#include "render/window.hpp"
+#include "ui/pacer.hpp"
+#include "ui/panel.hpp"
+
+namespace ls::app {
+
+class App {
+ public:
+  explicit App(const Options& options) : options_(options) {}
+  /// Sets up, runs the frame loop and writes what the options ask for at the end. Returns the exit
+  /// status (0, or 3 after a fatal device error, with the snapshots saved); throws InputError and
+  /// DeviceError from the set-up, ScriptFailure from a script line.
+  int run();
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  void setup();
+  int loop();
+
+  /// One frame, the steps below in order. `step`: advance the engine; `capture`: write a PNG of
+  /// what was drawn. False when the window had nothing to draw on (minimised or destroyed since
+  /// the loop looked): no frame, no step.
+  bool frame(bool step, const std::optional<std::string>& capture);
+  // The frame's steps.
+  void wait_for_frame_two_back();
+  bool drawable_size(int& width, int& height) const;
+  bool ui_due(int fb_width, int fb_height, bool capture);
+  void build_ui();
+  std::vector<view::Placement> step_engine(bool step);
+  void finish_ui(Clock::time_point build_start);
+  void update_tiles(const std::vector<view::Placement>& placements);
+  void composite(const std::vector<view::Placement>& placements, int fb_width, int fb_height, bool rebuild);
+  void screenshot_and_present(const std::optional<std::string>& capture, int fb_width, int fb_height);
+
+  void run_script_lines();
+  void execute_ui(const std::vector<Command>& commands);
+  void apply_effects(const Effects& fx);
+  void fill_panel_model();
+  void update_area();
+  void framebuffer_size(int& w, int& h) const;
+  /// Writes the bound framebuffer's `width` x `height` pixels (the frame's own size, not asked
+  /// again: the window may be gone by now).
+  void take_screenshot(const std::string& path, int width, int height);
+  /// At the end: --screenshot (false when it could not be drawn) and --report.
+  bool write_outputs(double seconds);
+  render::DisplayOptions display_options() const { return {scene_->grid(), scene_->age()}; }
+
+  Options options_;
+  Setup setup_;
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<Scene> scene_;
+  std::unique_ptr<Recovery> recovery_;  // snapshots for a fatal device error
+  std::optional<ScriptRunner> script_;
+  InputQueue input_;  // the window's callbacks point at it: declared before the window
+  InputMapper mapper_;
+  // The GL context and what lives in it, torn down in reverse order while the context is current.
+  std::unique_ptr<render::Window> window_;
+  std::unique_ptr<render::HeadlessContext> headless_;
+  std::unique_ptr<render::OffscreenTarget> offscreen_;
+  std::unique_ptr<render::TileRenderer> renderer_;
+  // The ImGui layer, drawn into only when the UI is rebuilt and blended over every frame
+  // (LS_UI_LAYER=direct draws the ImGui data every frame instead, to measure the difference).
+  std::unique_ptr<render::OverlayLayer> ui_layer_;
+  std::unique_ptr<ImGuiLayer> imgui_;
+  // Frame pacing: a fence after each frame's drawing; a frame starts once the frame two before it
+  // is done, as a swap chain of depth two would allow (headless has no swap to hold the CPU back,
+  // and an unbounded queue would only grow latency and stall the engine's summaries).
+  std::array<render::GlSync, 2> frame_fences_;
+
+  ui::Panel panel_;
+  ui::PanelModel model_;
+  ui::UiPacer pacer_;
+  render::Palette palette_;
+  int last_fb_w_ = -1;
+  int last_fb_h_ = -1;
+
+  // Frame requests and figures.
+  bool quit_ = false;
+  bool stepped_in_frame_ = false;  // the current frame() has stepped the engine
+  std::optional<std::string> screenshot_next_;
+  FrameFigures figures_;
+};
+
+}  // namespace ls::app

@@ -1,0 +1,50 @@
+// figures.hpp — what the frame loop measures of itself for the panel and --report: each frame's CPU
+// time and the engine's timings of it, host syncs, and, after the loop, what filling the tiles
+// costs by each display path.
+#pragma once
+
+#include <cstdint>
+
+#include "app/report.hpp"
+#include "core/engine.hpp"
+#include "core/stats.hpp"
+
+namespace ls::render {
+class TileRenderer;
+struct Palette;
+}  // namespace ls::render
+
+namespace ls::app {
+
+class Scene;
+
+class FrameFigures {
+ public:
+  /// The figures so far (the frame steps add their own host times to it).
+  RunFigures& run() { return run_; }
+  const RunFigures& run() const { return run_; }
+  long long frames() const { return run_.frames; }
+  /// The recent frames' CPU time, for the panel.
+  StatSummary recent_frame_ms() const { return frame_stats_.summary(); }
+
+  /// One frame drawn: its CPU time and the engine's timings for it (valid or not yet).
+  void add_frame(double ms, const FrameTimings& timings);
+  /// The blocking calls of the frame's engine step.
+  void add_host_syncs(std::uint64_t syncs) { syncs_total_ += static_cast<double>(syncs); }
+
+  /// After the loop, for --report: the loop's wall time, the means over frames with timings, and
+  /// what filling every tile costs by each display path (the same tiles and state, measured now).
+  void finish(double seconds, render::TileRenderer& renderer, Engine& engine, const Scene& scene,
+              const render::Palette& palette);
+
+ private:
+  void measure_display(render::TileRenderer& renderer, Engine& engine, const Scene& scene,
+                       const render::Palette& palette);
+
+  RunFigures run_;
+  RollingStats frame_stats_;
+  long long valid_timings_ = 0;
+  double syncs_total_ = 0;
+};
+
+}  // namespace ls::app

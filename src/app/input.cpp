@@ -1,0 +1,225 @@
+// input.cpp — implements input.hpp: the GLFW callbacks and the key and mouse bindings.
+#include "app/input.hpp"
+
+#include <imgui.h>
+
+#include "render/gl.hpp"
+// GLFW after GLAD (render/gl.hpp): GLAD provides the GL declarations.
+#include <GLFW/glfw3.h>
+
+#include <cmath>
+#include <cstdlib>
+
+namespace ls::app {
+namespace {
+
+InputQueue* queue_of(GLFWwindow* w) { return static_cast<InputQueue*>(glfwGetWindowUserPointer(w)); }
+
+void on_key(GLFWwindow* w, int key, int, int action, int mods) {
+  InputEvent e;
+  e.kind = InputEvent::Kind::key;
+  e.key = key;
+  e.action = action;
+  e.mods = mods;
+  queue_of(w)->events.push_back(std::move(e));
+}
+void on_button(GLFWwindow* w, int button, int action, int mods) {
+  InputEvent e;
+  e.kind = InputEvent::Kind::button;
+  e.key = button;
+  e.action = action;
+  e.mods = mods;
+  glfwGetCursorPos(w, &e.x, &e.y);
+  queue_of(w)->events.push_back(std::move(e));
+}
+void on_scroll(GLFWwindow* w, double, double dy) {
+  InputEvent e;
+  e.kind = InputEvent::Kind::scroll;
+  e.y = dy;
+  queue_of(w)->events.push_back(std::move(e));
+}
+void on_cursor(GLFWwindow* w, double x, double y) {
+  InputEvent e;
+  e.kind = InputEvent::Kind::cursor;
+  e.x = x;
+  e.y = y;
+  queue_of(w)->events.push_back(std::move(e));
+}
+void on_drop(GLFWwindow* w, int count, const char** paths) {
+  InputEvent e;
+  e.kind = InputEvent::Kind::drop;
+  for (int i = 0; i < count; ++i) e.paths.emplace_back(paths[i]);
+  queue_of(w)->events.push_back(std::move(e));
+}
+
+}  // namespace
+
+void InputQueue::attach(GLFWwindow* window) {
+  glfwSetWindowUserPointer(window, this);
+  glfwSetKeyCallback(window, on_key);
+  glfwSetMouseButtonCallback(window, on_button);
+  glfwSetScrollCallback(window, on_scroll);
+  glfwSetCursorPosCallback(window, on_cursor);
+  glfwSetDropCallback(window, on_drop);
+}
+
+void InputMapper::draw_to(const Scene& scene, int tile, double px, double py,
+                          std::vector<Command>& commands) {
+  const auto cell = scene.cell_at(static_cast<std::size_t>(tile), px, py);
+  if (!cell) return;
+  // Cells along the line from the last one, so a fast stroke leaves no gaps.
+  auto [x0, y0] = last_cell_.first < 0 ? *cell : last_cell_;
+  const auto [x1, y1] = *cell;
+  const int dx = std::abs(x1 - x0), dy = -std::abs(y1 - y0);
+  const int stepx = x0 < x1 ? 1 : -1, stepy = y0 < y1 ? 1 : -1;
+  int err = dx + dy;
+  for (int guard = 0; guard < 4096; ++guard) {
+    commands.push_back(cmd::SetCell{static_cast<std::size_t>(tile), x0, y0, draw_mode_ > 0});
+    if (x0 == x1 && y0 == y1) break;
+    const int e2 = 2 * err;
+    if (e2 >= dy) {
+      err += dy;
+      x0 += stepx;
+    }
+    if (e2 <= dx) {
+      err += dx;
+      y0 += stepy;
+    }
+  }
+  last_cell_ = *cell;
+}
+
+InputOutcome InputMapper::map(std::vector<InputEvent>& events, Scene& scene, const ImGuiIO& io, float sx,
+                              float sy, std::vector<Command>& commands) {
+  InputOutcome out;
+  const Engine& engine = scene.engine();
+  const int n = static_cast<int>(engine.size());
+  auto hovered = [&] { return scene.tile_at(cursor_x_, cursor_y_); };
+
+  for (const InputEvent& e : events) {
+    switch (e.kind) {
+      case InputEvent::Kind::key: {
+        if (e.action == GLFW_RELEASE) break;
+        // F1 always works; Esc quits unless a text field is being edited (there it cancels the
+        // edit, as ImGui does); the rest only when ImGui does not want the keyboard.
+        if (e.key == GLFW_KEY_F1 && e.action == GLFW_PRESS) {
+          out.toggle_help = !out.toggle_help;
+          break;
+        }
+        if (e.key == GLFW_KEY_ESCAPE && e.action == GLFW_PRESS && !io.WantTextInput) {
+          out.quit = true;
+          break;
+        }
+        if (io.WantCaptureKeyboard) break;
+        const bool repeatable = e.key == GLFW_KEY_N;
+        if (e.action == GLFW_REPEAT && !repeatable) break;
+        switch (e.key) {
+          case GLFW_KEY_SPACE:
+            commands.push_back(scene.paused() ? Command{cmd::Run{}} : Command{cmd::Pause{}});
+            break;
+          case GLFW_KEY_N:
+            commands.push_back(cmd::Step{1});
+            break;
+          case GLFW_KEY_EQUAL:
+          case GLFW_KEY_KP_ADD:
+            if (n < 64) commands.push_back(cmd::Instances{n + 1});
+            break;
+          case GLFW_KEY_MINUS:
+          case GLFW_KEY_KP_SUBTRACT:
+            if (n > 1) commands.push_back(cmd::Instances{n - 1});
+            break;
+          case GLFW_KEY_V: {
+            const int t = hovered();
+            if (t < 0) break;
+            const Variant v = engine.status(static_cast<std::size_t>(t)).variant;
+            std::size_t k = 0;
+            while (kAllVariants[k] != v) ++k;
+            commands.push_back(cmd::SetVariant{Target{false, static_cast<std::size_t>(t)},
+                                               kAllVariants[(k + 1) % kAllVariants.size()]});
+            break;
+          }
+          case GLFW_KEY_F: {
+            const int t = hovered();
+            commands.push_back(
+                cmd::Fit{t < 0 ? Target{true, 0} : Target{false, static_cast<std::size_t>(t)}});
+            break;
+          }
+          case GLFW_KEY_S:
+            commands.push_back(cmd::Screenshot{""});
+            break;
+          default:
+            break;
+        }
+        break;
+      }
+      case InputEvent::Kind::cursor: {
+        const double px = e.x * sx, py = e.y * sy;
+        if (drag_tile_ >= 0 && drag_tile_ < n) {
+          if (panning_)
+            scene.pan_pixels(static_cast<std::size_t>(drag_tile_), px - cursor_x_, py - cursor_y_);
+          if (draw_mode_ != 0) draw_to(scene, drag_tile_, px, py, commands);
+        }
+        cursor_x_ = px;
+        cursor_y_ = py;
+        break;
+      }
+      case InputEvent::Kind::button: {
+        const double px = e.x * sx, py = e.y * sy;
+        cursor_x_ = px;
+        cursor_y_ = py;
+        if (e.action == GLFW_RELEASE) {
+          drag_tile_ = -1;
+          panning_ = false;
+          draw_mode_ = 0;
+          last_cell_ = {-1, -1};
+          break;
+        }
+        if (io.WantCaptureMouse) break;
+        const int t = scene.tile_at(px, py);
+        if (t < 0) break;
+        const bool ctrl = (e.mods & GLFW_MOD_CONTROL) != 0;
+        if (ctrl && (e.key == GLFW_MOUSE_BUTTON_LEFT || e.key == GLFW_MOUSE_BUTTON_RIGHT)) {
+          drag_tile_ = t;
+          draw_mode_ = e.key == GLFW_MOUSE_BUTTON_LEFT ? 1 : -1;
+          last_cell_ = {-1, -1};
+          draw_to(scene, t, px, py, commands);
+        } else if (e.key == GLFW_MOUSE_BUTTON_LEFT) {
+          const double now = glfwGetTime();
+          if (now - last_click_time_ < 0.35 && std::abs(px - last_click_x_) < 5 &&
+              std::abs(py - last_click_y_) < 5) {
+            commands.push_back(cmd::Fit{Target{false, static_cast<std::size_t>(t)}});
+            last_click_time_ = -1;
+            break;
+          }
+          last_click_time_ = now;
+          last_click_x_ = px;
+          last_click_y_ = py;
+          drag_tile_ = t;
+          panning_ = true;
+        }
+        break;
+      }
+      case InputEvent::Kind::scroll: {
+        if (io.WantCaptureMouse) break;
+        const int t = hovered();
+        if (t >= 0) scene.zoom_at(static_cast<std::size_t>(t), std::pow(1.2, e.y), cursor_x_, cursor_y_);
+        break;
+      }
+      case InputEvent::Kind::drop: {
+        const int t = hovered();
+        if (e.paths.empty()) break;
+        if (t < 0) {
+          out.error = "drop a pattern file onto a tile to load it there";
+          break;
+        }
+        commands.push_back(cmd::Load{static_cast<std::size_t>(t), e.paths.front()});
+        break;
+      }
+    }
+  }
+  events.clear();
+  out.hovered_instance = hovered();
+  return out;
+}
+
+}  // namespace ls::app

@@ -1,0 +1,68 @@
+// input.hpp — the window's keys, buttons, wheel, cursor and dropped files: GLFW callbacks queue raw
+// events, and once per frame InputMapper turns them into commands (and the mouse's direct view
+// changes), going to the scene only where ImGui does not want the mouse or keyboard.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/scene.hpp"
+#include "core/command.hpp"
+
+struct GLFWwindow;
+struct ImGuiIO;
+
+namespace ls::app {
+
+/// Raw window events, queued by the GLFW callbacks and handled once per frame.
+struct InputEvent {
+  enum class Kind { key, button, scroll, cursor, drop };
+  Kind kind = Kind::key;
+  int key = 0;
+  int action = 0;
+  int mods = 0;
+  double x = 0;
+  double y = 0;
+  std::vector<std::string> paths;
+};
+
+struct InputQueue {
+  std::vector<InputEvent> events;
+
+  /// Installs the GLFW callbacks of `window` that fill this queue (which must outlive them), before
+  /// ImGui's GLFW backend installs its own, which chain to these.
+  void attach(GLFWwindow* window);
+};
+
+/// What the events of a frame asked for beyond commands.
+struct InputOutcome {
+  bool toggle_help = false;  // F1
+  bool quit = false;         // Esc outside a text field
+  std::string error;         // for the panel: a drop that missed every tile
+  int hovered_instance = -1;
+};
+
+/// The mouse's state between frames (framebuffer pixels) and the mapping of events to commands.
+class InputMapper {
+ public:
+  /// Maps `events` (then cleared) to `commands`; pans and zooms `scene` directly (relative to the
+  /// cursor, not script commands). `scale_x/y`: framebuffer pixels per window coordinate.
+  InputOutcome map(std::vector<InputEvent>& events, Scene& scene, const ImGuiIO& io, float scale_x,
+                   float scale_y, std::vector<Command>& commands);
+
+ private:
+  void draw_to(const Scene& scene, int tile, double px, double py, std::vector<Command>& commands);
+
+  double cursor_x_ = -1;
+  double cursor_y_ = -1;
+  int drag_tile_ = -1;
+  bool panning_ = false;
+  int draw_mode_ = 0;  // 1 sets cells, -1 clears, 0 off
+  std::pair<int, int> last_cell_{-1, -1};
+  double last_click_time_ = -1;
+  double last_click_x_ = 0;
+  double last_click_y_ = 0;
+};
+
+}  // namespace ls::app

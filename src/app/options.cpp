@@ -1,0 +1,149 @@
+// options.cpp — implements options.hpp: the app's CLI11 definitions and the checks of their values.
+#include "app/options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <limits>
+
+#include "app/cli_numbers.hpp"
+#include "core/error.hpp"
+#include "core/lattice.hpp"
+#include "core/rule.hpp"
+
+namespace ls::app {
+namespace {
+
+void parse_size(const std::string& text, int& w, int& h) {
+  int a = 0, b = 0;
+  char x = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &a, &x, &b, &extra) != 3 || (x != 'x' && x != 'X'))
+    throw InputError("--size " + text + ": expected WxH, e.g. 1600x900");
+  if (a < 64 || b < 64 || a > 16384 || b > 16384)
+    throw InputError("--size " + text + ": width and height must be 64..16384");
+  w = a;
+  h = b;
+}
+
+}  // namespace
+
+void define_options(CLI::App& cli, Options& o, OptionText& a) {
+  cli.add_option("--instances", a.instances, "number of instances, 1..64 (default 4)")->type_name("N");
+  cli.add_option("--width", a.width, "lattice width, a multiple of 32 (default 1024)")->type_name("W");
+  cli.add_option("--height", a.height, "lattice height, a multiple of 32 (default 1024)")->type_name("H");
+  cli.add_option(
+         "--variant", o.variant,
+         "naive, global, shared, iterate or bitpacked for every instance (default: instance i gets the "
+         "i-th of global, shared, iterate, bitpacked)")
+      ->type_name("V");
+  cli.add_option("--rule", o.rule, "B/S or S/B rule (default B3/S23)")->type_name("R");
+  cli.add_option("--pattern", o.pattern, "RLE or .cells file loaded into every instance")->type_name("FILE");
+  cli.add_option("--density", a.density, "random soup density 0..1 (default 0.25)")->type_name("P");
+  cli.add_option("--seed", a.seed, "random soup seed, 0..2^64-1 (default 1)")->type_name("S");
+  cli.add_option("--generations-per-frame", a.generations_per_frame, "1..1024 (default 1)")->type_name("N");
+  cli.add_option("--generations-per-launch", a.generations_per_launch,
+                 "k for iterate and bitpacked, 1..64 (default 16)")
+      ->type_name("K");
+  cli.add_option("--stream-mode", o.stream_mode, "per-instance or shared (default per-instance)")
+      ->type_name("MODE");
+  cli.add_option("--timing-period", a.timing_period,
+                 "time one frame in N with events, 1..1000 (default 1: every frame)")
+      ->type_name("N");
+  cli.add_option("--backend", o.backend, "auto, cuda or cpu (default auto)")->type_name("NAME");
+  cli.add_option("--device", a.device, "CUDA device number (default 0)")->type_name("N");
+  cli.add_option("--vsync", o.vsync, "on or off (default on in a window)")->type_name("on|off");
+  cli.add_flag("--headless", o.headless, "render offscreen through EGL, no window");
+  cli.add_option("--size", o.size, "window or offscreen size WxH (default 1600x900)")->type_name("WxH");
+  cli.add_option("--frames", a.frames, "stop after N frames (headless default 120)")->type_name("N");
+  cli.add_option("--script", o.script, "run the commands in FILE")->type_name("FILE");
+  cli.add_option("--screenshot", o.screenshot, "save the last frame as PNG")->type_name("FILE.png");
+  cli.add_option("--report", o.report, "write frame-rate and instance figures as JSON")
+      ->type_name("FILE.json");
+  cli.add_option("--snapshot-max-cells", a.snapshot_max_cells,
+                 "host snapshots (kept every 10 s, saved as RLE after a fatal device error) skip lattices of "
+                 "more cells; 0: none (default 268435456 = 2^28)")
+      ->type_name("N");
+  cli.add_option("--display-path", o.display_path,
+                 "interop (default) or textbook: how CUDA lattices reach the screen (textbook copies "
+                 "each to the host and uploads it with glTexSubImage2D, for comparison)")
+      ->type_name("PATH");
+}
+
+void convert_numbers(const OptionText& a, const CLI::App& cli, Options& o) {
+  if (a.instances) o.instances = static_cast<int>(parse_whole("--instances", *a.instances, 1, 64));
+  if (a.width) o.width = parse_whole("--width", *a.width, 32, kMaxLatticeSide);
+  if (a.height) o.height = parse_whole("--height", *a.height, 32, kMaxLatticeSide);
+  if (a.density) o.density = parse_real("--density", *a.density, 0.0, 1.0);
+  if (a.seed) o.seed = parse_unsigned64("--seed", *a.seed);
+  if (a.generations_per_frame)
+    o.generations_per_frame =
+        static_cast<int>(parse_whole("--generations-per-frame", *a.generations_per_frame, 1, 1024));
+  if (a.generations_per_launch)
+    o.generations_per_launch = static_cast<int>(
+        parse_whole("--generations-per-launch", *a.generations_per_launch, 1, kMaxGenerationsPerLaunch));
+  if (a.timing_period)
+    o.timing_period = static_cast<int>(parse_whole("--timing-period", *a.timing_period, 1, kMaxTimingPeriod));
+  if (a.device) o.device = static_cast<int>(parse_whole("--device", *a.device, 0, 1024));
+  if (a.frames) o.frames = parse_whole("--frames", *a.frames, 1, std::numeric_limits<long long>::max());
+  if (a.snapshot_max_cells)
+    o.snapshot_max_cells = parse_unsigned64("--snapshot-max-cells", *a.snapshot_max_cells);
+  for (const char* name : {"--rule", "--variant", "--pattern", "--script", "--screenshot", "--report"}) {
+    const CLI::Option* opt = cli.get_option(name);
+    if (opt->count() > 0 && opt->results().front().empty())
+      throw InputError(std::string(name) + " '': expected a value (leave the option out for the default)");
+  }
+}
+
+Setup check_options(const Options& o) {
+  Setup s;
+  parse_size(o.size, s.width, s.height);
+  if (o.instances < 1 || o.instances > 64)
+    throw InputError("--instances " + std::to_string(o.instances) + ": expected 1..64");
+  if (o.generations_per_frame < 1 || o.generations_per_frame > 1024)
+    throw InputError("--generations-per-frame " + std::to_string(o.generations_per_frame) +
+                     ": expected 1..1024");
+  if (o.generations_per_launch < 1 || o.generations_per_launch > kMaxGenerationsPerLaunch)
+    throw InputError("--generations-per-launch " + std::to_string(o.generations_per_launch) +
+                     ": expected 1..64");
+  if (o.vsync != "on" && o.vsync != "off") throw InputError("--vsync " + o.vsync + ": expected on or off");
+  if (o.frames && *o.frames < 1)
+    throw InputError("--frames " + std::to_string(*o.frames) + ": expected 1 or more");
+  const auto mode = parse_stream_mode(o.stream_mode);
+  if (!mode) throw InputError("--stream-mode " + o.stream_mode + ": expected per-instance or shared");
+  s.stream_mode = *mode;
+  const auto display_path = render::parse_display_path(o.display_path);
+  if (!display_path) throw InputError("--display-path " + o.display_path + ": expected interop or textbook");
+  s.display_path = *display_path;
+
+  SceneSettings& settings = s.scene;
+  if (o.width || o.height) {
+    const long long w = o.width.value_or(1024), h = o.height.value_or(1024);
+    check_lattice_size(w, h);
+    settings.width = static_cast<int>(w);
+    settings.height = static_cast<int>(h);
+  }
+  if (o.density) {
+    if (!(*o.density >= 0 && *o.density <= 1))
+      throw InputError("--density " + std::to_string(*o.density) + ": expected a value from 0 to 1");
+    settings.density = *o.density;
+  }
+  if (o.seed) settings.seed = *o.seed;
+  if (!o.variant.empty()) {
+    const auto v = parse_variant(o.variant);
+    if (!v)
+      throw InputError("--variant " + o.variant + ": expected naive, global, shared, iterate or bitpacked");
+    settings.variant = *v;
+  }
+  if (!o.rule.empty()) {
+    try {
+      settings.rule = parse_rule(o.rule);
+    } catch (const InputError& e) {
+      throw InputError("--rule " + o.rule + ": " + e.what());
+    }
+  }
+  settings.generations_per_frame = o.generations_per_frame;
+  settings.generations_per_launch = o.generations_per_launch;
+  return s;
+}
+
+}  // namespace ls::app

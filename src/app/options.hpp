@@ -1,0 +1,73 @@
+// options.hpp — the desktop app's command line: the options CLI11 defines, their strict conversion,
+// and the checks that turn them into what the app is set up with (before any window or engine).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "app/recovery.hpp"
+#include "app/scene.hpp"
+#include "core/engine.hpp"
+#include "render/tiles.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace ls::app {
+
+/// The app's options, converted (numbers parsed strictly) but not yet checked against each other.
+struct Options {
+  int instances = kDefaultInstances;
+  std::optional<long long> width;
+  std::optional<long long> height;
+  std::string variant;
+  std::string rule;
+  std::string pattern;
+  std::optional<double> density;
+  std::optional<std::uint64_t> seed;
+  int generations_per_frame = 1;
+  int generations_per_launch = 16;
+  std::string stream_mode = "per-instance";
+  int timing_period = 1;
+  std::string backend = "auto";
+  int device = 0;
+  std::string vsync = "on";
+  bool headless = false;
+  std::string size = "1600x900";
+  std::optional<long long> frames;
+  std::string script;
+  std::string screenshot;
+  std::string report;
+  std::uint64_t snapshot_max_cells = kDefaultSnapshotMaxCells;
+  std::string display_path = "interop";
+};
+
+/// The app's numeric options as written (converted strictly by convert_numbers).
+struct OptionText {
+  std::optional<std::string> instances, width, height, density, seed, generations_per_frame,
+      generations_per_launch, timing_period, device, frames, snapshot_max_cells;
+};
+
+/// Defines every option of the app on `cli`: text options go to `options`, numbers to `text`.
+void define_options(CLI::App& cli, Options& options, OptionText& text);
+
+/// After parsing: converts the numbers of `text` into `options` and refuses empty text where
+/// empty would mean "not given". InputError naming the option.
+void convert_numbers(const OptionText& text, const CLI::App& cli, Options& options);
+
+/// What the options ask for, checked.
+struct Setup {
+  int width = 1600;  // window or offscreen size
+  int height = 900;
+  StreamMode stream_mode = StreamMode::per_instance;
+  render::DisplayPath display_path = render::DisplayPath::interop;
+  SceneSettings scene;
+};
+
+/// Checks the options together (ranges, names, the rule) in the order the app always has; InputError
+/// naming the first bad one.
+Setup check_options(const Options& options);
+
+}  // namespace ls::app

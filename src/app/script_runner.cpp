@@ -1,0 +1,66 @@
+// script_runner.cpp — implements script_runner.hpp.
+#include "app/script_runner.hpp"
+
+#include "core/error.hpp"
+
+namespace ls::app {
+
+ScriptRunner ScriptRunner::from_file(const std::string& path) {
+  std::string text;
+  try {
+    text = read_script_file(path);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--script ") + e.what());
+  }
+  try {
+    return ScriptRunner(path, parse_script(text));
+  } catch (const InputError& e) {
+    throw InputError("--script " + path + ": " + e.what());
+  }
+}
+
+ScriptRunner::ScriptRunner(std::string path, std::vector<std::pair<int, Command>> lines)
+    : path_(std::move(path)), lines_(std::move(lines)) {}
+
+void ScriptRunner::refuse_screen_commands() const {
+  for (const auto& [line, command] : lines_) {
+    if (!needs_screen(command)) continue;
+    const std::string text = format_command(command);
+    throw InputError("--script " + path_ + ": line " + std::to_string(line) + ": " +
+                     text.substr(0, text.find(' ')) +
+                     " needs a screen; run the script in the app (lifestreams --headless --script)");
+  }
+}
+
+void ScriptRunner::advance(Scene& scene, const std::function<void(const Effects&)>& after_line) {
+  // A screenshot's still frame not drawn yet (minimised meanwhile) holds the script back.
+  while (frames_left_ == 0 && !still_frame_ && !quit_ && next_ < lines_.size()) {
+    const auto& [line, command] = lines_[next_++];
+    line_ = line;
+    try {
+      const Effects fx = scene.execute(command);
+      after_line(fx);
+      if (fx.quit) quit_ = true;
+      if (fx.frames > 0) frames_left_ = fx.frames;
+      // The next frame shows the scene as it is now: no step before it is captured.
+      if (fx.screenshot) still_frame_ = true;
+    } catch (const ExpectationFailed& e) {
+      throw failure(1, e.what());
+    } catch (const InputError& e) {
+      throw failure(2, e.what());
+    }
+  }
+}
+
+void ScriptRunner::frame_drawn() {
+  if (still_frame_)
+    still_frame_ = false;
+  else if (frames_left_ > 0)
+    --frames_left_;
+}
+
+ScriptFailure ScriptRunner::failure(int status, const std::string& what) const {
+  return ScriptFailure(status, path_ + " line " + std::to_string(line_) + ": " + what);
+}
+
+}  // namespace ls::app

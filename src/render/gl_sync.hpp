@@ -1,0 +1,52 @@
+// gl_sync.hpp — a move-only owner of a GL fence (GLsync), the frame loop's pacing: a fence after a
+// frame's drawing, waited on before a later frame starts. GL only.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+#include "render/gl.hpp"
+
+namespace ls::render {
+
+/// Owns one fence object; a moved-from or waited-on GlSync is empty. The GL context that made the
+/// fence must be current when it is waited on or destroyed.
+class GlSync {
+ public:
+  GlSync() = default;
+  /// A fence after every GL command issued so far.
+  static GlSync fence() { return GlSync(glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0)); }
+
+  GlSync(GlSync&& other) noexcept : sync_(std::exchange(other.sync_, nullptr)) {}
+  GlSync& operator=(GlSync&& other) noexcept {
+    if (this != &other) {
+      reset();
+      sync_ = std::exchange(other.sync_, nullptr);
+    }
+    return *this;
+  }
+  GlSync(const GlSync&) = delete;
+  GlSync& operator=(const GlSync&) = delete;
+  ~GlSync() { reset(); }
+
+  explicit operator bool() const { return sync_ != nullptr; }
+
+  /// Waits up to `timeout_ns` for the commands before the fence to finish (flushing them first, so
+  /// the wait can end), then deletes the fence. Nothing to do when empty.
+  void wait_and_reset(std::uint64_t timeout_ns) {
+    if (!sync_) return;
+    glClientWaitSync(sync_, GL_SYNC_FLUSH_COMMANDS_BIT, timeout_ns);
+    reset();
+  }
+
+  void reset() noexcept {
+    if (sync_) glDeleteSync(sync_);
+    sync_ = nullptr;
+  }
+
+ private:
+  explicit GlSync(GLsync sync) : sync_(sync) {}
+  GLsync sync_ = nullptr;
+};
+
+}  // namespace ls::render
