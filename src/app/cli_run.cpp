@@ -1,5 +1,7 @@
 // cli_run.cpp — `lifestreams run`: loads or makes a lattice, advances it on the chosen backend and
-// prints `generation=N population=P hash=0x...` lines (the contract scripts compare across backends).
+// prints `generation=N population=P hash=0x...` lines (the contract scripts compare across backends);
+// with --script, runs an app script through the same command executor with no screen and prints
+// each instance's final `instance=I generation=N population=P hash=0x...`.
 #include "app/cli_run.hpp"
 
 #include <CLI/CLI.hpp>
@@ -14,6 +16,8 @@
 
 #include "app/cli_numbers.hpp"
 #include "app/engine_factory.hpp"
+#include "app/scene.hpp"
+#include "app/script_runner.hpp"
 #include "core/engine.hpp"
 #include "core/error.hpp"
 #include "core/pattern.hpp"
@@ -41,7 +45,7 @@ struct RunOptions {
 // The options as written on the command line (all text; converted strictly by to_options).
 struct RunArgs {
   std::optional<std::string> pattern, density, seed, width, height, generations, rule, backend, variant,
-      generations_per_launch, every, output, device;
+      generations_per_launch, every, output, device, script;
 };
 
 RunOptions to_options(const RunArgs& a) {
@@ -195,6 +199,68 @@ int run(const RunOptions& o) {
   return 0;
 }
 
+void print_instance(std::size_t index, const StateSummary& s) {
+  std::printf("instance=%zu generation=%" PRIu64 " population=%" PRIu64 " hash=0x%016" PRIx64 "\n", index,
+              s.generation, s.population, s.hash);
+}
+
+// --script: the app's scene (kDefaultInstances instances, its defaults and the options of the same
+// names), then the script's lines through the same executor, with no screen: commands that need
+// one are refused before anything runs. Exit status as the app's: 1 expectation, 2 bad input.
+int run_script(const RunArgs& a) {
+  for (const auto* given : {&a.generations, &a.every, &a.output})
+    if (*given)
+      throw InputError(
+          "--script cannot be combined with --generations, --every or --output: the script says "
+          "what to run");
+  if (a.script->empty()) throw InputError("--script '': expected a file name");
+  app::ScriptRunner script = app::ScriptRunner::from_file(*a.script);
+  script.refuse_screen_commands();
+
+  app::SceneSettings settings;
+  if (a.width || a.height) {
+    const long long w = a.width ? parse_whole("--width", *a.width, 32, kMaxLatticeSide) : settings.width;
+    const long long h = a.height ? parse_whole("--height", *a.height, 32, kMaxLatticeSide) : settings.height;
+    check_lattice_size(w, h);
+    settings.width = static_cast<int>(w);
+    settings.height = static_cast<int>(h);
+  }
+  if (a.density) settings.density = parse_real("--density", *a.density, 0.0, 1.0);
+  if (a.seed) settings.seed = parse_unsigned64("--seed", *a.seed);
+  if (a.variant) {
+    const auto v = parse_variant(*a.variant);
+    if (!v)
+      throw InputError("--variant " + *a.variant + ": expected naive, global, shared, iterate or bitpacked");
+    settings.variant = *v;
+  }
+  if (a.rule) {
+    if (a.rule->empty()) throw InputError("--rule '': expected a rule such as B3/S23");
+    try {
+      settings.rule = parse_rule(*a.rule);
+    } catch (const InputError& e) {
+      throw InputError("--rule " + *a.rule + ": " + e.what());
+    }
+  }
+  if (a.generations_per_launch) {
+    settings.generations_per_launch = static_cast<int>(
+        parse_whole("--generations-per-launch", *a.generations_per_launch, 1, kMaxGenerationsPerLaunch));
+  }
+  if (a.pattern && a.pattern->empty()) throw InputError("--pattern '': expected a file name");
+  const int device = a.device ? static_cast<int>(parse_whole("--device", *a.device, 0, 1024)) : 0;
+
+  auto engine = make_engine(a.backend.value_or("auto"), device);
+  app::Scene scene(*engine, settings);
+  scene.populate(app::kDefaultInstances, a.pattern.value_or(""), /*keep_rule=*/a.rule.has_value());
+
+  std::printf("# backend=%s device=%s script=%s\n", engine->backend().c_str(), engine->device_name().c_str(),
+              a.script->c_str());
+  std::fflush(stdout);
+  script.advance(scene, [](const app::Effects&) {});
+  for (std::size_t i = 0; i < engine->size(); ++i) print_instance(i, engine->summarize(i));
+  std::fflush(stdout);
+  return 0;
+}
+
 }  // namespace
 
 int run_main(int argc, char** argv) {
@@ -208,7 +274,7 @@ int run_main(int argc, char** argv) {
   app.add_option("--width", a.width, "lattice width, a multiple of 32")->type_name("W");
   app.add_option("--height", a.height, "lattice height, a multiple of 32")->type_name("H");
   app.add_option("--generations", a.generations,
-                 "generations to run, 0.." + max_generations + " (2^62); required")
+                 "generations to run, 0.." + max_generations + " (2^62); required without --script")
       ->type_name("N");
   app.add_option("--rule", a.rule, "B/S or S/B rule, overrides the file's (default B3/S23)")->type_name("R");
   app.add_option("--backend", a.backend, "auto, cpu or cuda (default auto)")->type_name("NAME");
@@ -220,10 +286,28 @@ int run_main(int argc, char** argv) {
   app.add_option("--every", a.every, "print a line every K generations, 1.." + max_generations)
       ->type_name("K");
   app.add_option("--output", a.output, "write the final lattice as RLE")->type_name("FILE.rle");
+  app.add_option("--script", a.script, "run an app script without a screen instead of --generations (below)")
+      ->type_name("FILE");
+  app.footer(
+      "With --script FILE: the scene starts as the app's does (4 instances; --pattern, --density, --seed,\n"
+      "--width, --height, --rule, --variant and --generations-per-launch as the app's options), and the\n"
+      "script's lines run through the app's command executor. Commands that need a screen (zoom, pan,\n"
+      "fit, frames, screenshot, grid, panel, age, vsync) are refused before anything runs. Prints\n"
+      "'# backend=NAME device=NAME script=FILE', then, when the script is done, one line per instance:\n"
+      "'instance=I generation=N population=P hash=0x...'. Exit status as the app's: 0 done, 1 an\n"
+      "expect-agree or expect-hash failed, 2 a bad line (named on stderr), 3 a device failure.");
   return exit_status_of("lifestreams run", [&] {
     if (!parse_command_line(app, argc, argv)) {
       std::cout << app.help();
       return 0;
+    }
+    if (a.script) {
+      try {
+        return run_script(a);
+      } catch (const app::ScriptFailure& f) {
+        std::cerr << "lifestreams run: " << f.what() << "\n";
+        return f.status();
+      }
     }
     return run(to_options(a));
   });

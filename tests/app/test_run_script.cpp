@@ -1,0 +1,141 @@
+// test_run_script.cpp — `lifestreams run --script` against the app's --script: the same script on
+// the CPU backend ends in the same hashes and exits with the same status (1 for an expectation, 2
+// for a bad line, naming it); the commands that need a screen are refused with exit 2 and their line
+// before anything runs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "app_test_util.hpp"
+
+namespace ls::test {
+namespace {
+
+struct Outcome {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+Outcome run_in(const ScratchDir& dir, const std::string& args) {
+  Outcome r;
+  r.status = shell(
+      dir, "env -u DISPLAY -u WAYLAND_DISPLAY " + quoted_app() + " " + args + " >stdout.txt 2>stderr.txt");
+  r.out = dir.read("stdout.txt");
+  r.err = dir.read("stderr.txt");
+  return r;
+}
+
+long lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+
+std::vector<std::string> all_matches(const std::string& text, const std::regex& re) {
+  std::vector<std::string> out;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
+    out.push_back((*it)[1].str());
+  return out;
+}
+
+// The scene test's script without its screen commands: instances come and go, variants switch, a
+// glider is loaded; the expected hashes are the app's (tests/app/scene_test.script).
+constexpr const char* kScript =
+    "pause\n"
+    "size 256 256\n"
+    "instances 4\n"
+    "step 8\n"
+    "expect-agree\n"
+    "expect-hash 0 0x2adf3324ca22bed1\n"
+    "instances 7\n"
+    "instances 2\n"
+    "variant 0 naive\n"
+    "variant all bitpacked\n"
+    "step 4\n"
+    "expect-hash 0 0x7d8b32f51f9ee853\n"
+    "generations-per-launch all 3\n"
+    "load 1 glider.rle\n"
+    "step 4\n"
+    "expect-hash 0 0x93aa62d882b4e0e2\n";
+
+TEST(RunScript, GivesTheAppsFinalHashesOnTheCpuBackend) {
+  ScratchDir dir;
+  std::filesystem::copy_file(source_dir() + "/assets/patterns/glider.rle", dir.file("glider.rle"));
+  dir.write("s.script", kScript);
+  const Outcome run = run_in(dir, "run --backend cpu --script s.script");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  EXPECT_EQ(run.out.rfind("# backend=cpu device=", 0), 0u) << run.out;
+  EXPECT_NE(run.out.find(" script=s.script\n"), std::string::npos) << run.out;
+  const std::vector<std::string> run_hashes =
+      all_matches(run.out, std::regex("instance=\\d+ generation=\\d+ population=\\d+ hash=(0x[0-9a-f]{16})"));
+  ASSERT_EQ(run_hashes.size(), 2u) << run.out;
+  EXPECT_EQ(run_hashes[0], "0x93aa62d882b4e0e2");
+  EXPECT_NE(run.out.find("instance=1 generation=4 population=5 "), std::string::npos) << run.out;
+
+  const Outcome app = run_in(dir, "--headless --backend cpu --script s.script --report r.json");
+  ASSERT_EQ(app.status, 0) << app.err;
+  const std::vector<std::string> app_hashes =
+      all_matches(dir.read("r.json"), std::regex("\"hash\": \"(0x[0-9a-f]{16})\""));
+  EXPECT_EQ(run_hashes, app_hashes) << dir.read("r.json");
+}
+
+TEST(RunScript, ExitsWithTheAppsStatusAndNamesTheLine) {
+  struct Case {
+    const char* script;
+    int status;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"step 1\nexpect-hash 0 0x0000000000000001\n", 1, "line 2: expect-hash 0: the hash at generation 1 is"},
+      {"pause\nvariant 0 turbo\n", 2, "line 2, column 11: unknown variant 'turbo'"},
+      {"pause\ninstances 2\nvariant 5 global\n", 2, "line 3: instance 5 does not exist"},
+      {"pause\nload 0 missing.rle\n", 2, "line 2: "},
+  };
+  for (const Case& c : cases) {
+    ScratchDir dir;
+    dir.write("bad.script", c.script);
+    const std::string common = "--backend cpu --width 64 --height 64 --script bad.script";
+    const Outcome run = run_in(dir, "run " + common);
+    const Outcome app = run_in(dir, "--headless " + common);
+    EXPECT_EQ(run.status, c.status) << c.script << run.err;
+    EXPECT_EQ(app.status, c.status) << c.script << app.err;
+    for (const Outcome* o : {&run, &app}) {
+      EXPECT_NE(o->err.find(c.message), std::string::npos) << "expected '" << c.message << "' in: " << o->err;
+      EXPECT_EQ(lines(o->err), 1) << o->err;
+    }
+    EXPECT_EQ(run.err.rfind("lifestreams run: ", 0), 0u) << run.err;
+  }
+}
+
+TEST(RunScript, RefusesEachCommandThatNeedsAScreenWithItsLineBeforeAnythingRuns) {
+  for (const char* line : {"zoom 0 2", "pan 0 1 1", "fit all", "frames 3", "screenshot x.png", "grid off",
+                           "panel off", "age on", "vsync off"}) {
+    ScratchDir dir;
+    dir.write("screen.script", std::string("pause\nsave 0 before.rle\n") + line + "\n");
+    const Outcome r = run_in(dir, "run --backend cpu --width 64 --height 64 --script screen.script");
+    const std::string name = std::string(line).substr(0, std::string(line).find(' '));
+    EXPECT_EQ(r.status, 2) << line;
+    EXPECT_EQ(r.out, "") << line;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("--script screen.script: line 3: " + name + " needs a screen"), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("before.rle"))) << line << ": a line ran before the check";
+  }
+}
+
+TEST(RunScript, RefusesTheOptionsOfARunWithoutAScript) {
+  ScratchDir dir;
+  dir.write("s.script", "step 1\n");
+  for (const char* extra : {"--generations 1", "--every 1", "--output x.rle"}) {
+    const Outcome r = run_in(dir, std::string("run --backend cpu --script s.script ") + extra);
+    EXPECT_EQ(r.status, 2) << extra;
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("--script cannot be combined with --generations, --every or --output"),
+              std::string::npos)
+        << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace ls::test
