@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "app/cli_numbers.hpp"
-#include "app/engine_factory.hpp"
+#include "app/engine_factory_gui.hpp"
 #include "app/recovery.hpp"
 #include "app/report.hpp"
 #include "app/scene.hpp"
@@ -48,10 +48,6 @@
 #include "ui/pacer.hpp"
 #include "ui/panel.hpp"
 #include "ui/regions.hpp"
-
-#if defined(LIFESTREAMS_HAVE_CUDA)
-#include "sim/cuda_engine.hpp"
-#endif
 
 namespace ls {
 namespace app {
@@ -339,7 +335,8 @@ void App::setup() {
       throw DeviceError("no display (" + why + "); run with --headless to render offscreen");
   }
 
-  engine_ = make_engine(options_.backend, options_.device);
+  DisplayedEngine made = make_displayed_engine(options_.backend, options_.device);
+  engine_ = std::move(made.engine);
   engine_->set_stream_mode(*mode);
   engine_->set_timing_period(options_.timing_period);
   scene_ = std::make_unique<Scene>(*engine_, settings);
@@ -348,16 +345,8 @@ void App::setup() {
       *engine_, RecoverySettings{options_.snapshot_max_cells, kSnapshotIntervalSeconds,
                                  fault_frame_from_environment()});
 
-  bool cuda = false;
-  int cuda_device = -1;
-#if defined(LIFESTREAMS_HAVE_CUDA)
-  if (auto* gpu = dynamic_cast<CudaEngine*>(engine_.get())) {
-    cuda = true;
-    cuda_device = gpu->device();
-  }
-#endif
   if (options_.headless) {
-    headless_ = std::make_unique<render::HeadlessContext>(cuda_device);
+    headless_ = std::make_unique<render::HeadlessContext>(made.cuda_device);
     offscreen_ = std::make_unique<render::OffscreenTarget>(size_w_, size_h_);
   } else {
     window_ = std::make_unique<render::Window>(size_w_, size_h_, "lifestreams", options_.vsync == "on");
@@ -368,7 +357,8 @@ void App::setup() {
     glfwSetCursorPosCallback(window_->handle(), on_cursor);
     glfwSetDropCallback(window_->handle(), on_drop);
   }
-  renderer_ = std::make_unique<render::TileRenderer>(render::find_data_dir("shaders"), cuda);
+  renderer_ =
+      std::make_unique<render::TileRenderer>(render::find_data_dir("shaders"), std::move(made.filler));
   renderer_->set_display_path(*display_path);
   figures_.display.path = std::string(render::display_path_name(*display_path));
   const char* layer = std::getenv("LS_UI_LAYER");
@@ -779,7 +769,7 @@ bool App::frame(bool step, const std::optional<std::string>& capture) {
     figures_.ui.build_ms += ms_since(build_start);
   }
   const auto update_start = Clock::now();
-  renderer_->update(*engine_, placements, display_options(), palette_);
+  renderer_->update(placements, display_options(), palette_);
   figures_.display.update_ms += ms_since(update_start);
 
   if (offscreen_)
@@ -860,8 +850,8 @@ void App::measure_display() {
   long long cells = 0;
   for (std::size_t i = 0; i < engine_->size(); ++i)
     cells += static_cast<long long>(scene_->lattice_width(i)) * scene_->lattice_height(i);
-  const render::DisplayCost interop = renderer_->measure(*engine_, placements, display_options(), palette_,
-                                                         render::DisplayPath::interop, 0.25, 1000);
+  const render::DisplayCost interop =
+      renderer_->measure(placements, display_options(), palette_, render::DisplayPath::interop, 0.25, 1000);
   figures_.display.tiles = interop.tiles;
   if (interop.frames > 0) {
     figures_.display.interop_ms_per_tile = interop.ms_per_tile;
@@ -870,8 +860,8 @@ void App::measure_display() {
     figures_.display.interop_unmap_host_ms = interop.unmap_host_ms;
   }
   if (cells <= (1LL << 31)) {
-    const render::DisplayCost textbook = renderer_->measure(*engine_, placements, display_options(), palette_,
-                                                            render::DisplayPath::textbook, 0.25, 100);
+    const render::DisplayCost textbook =
+        renderer_->measure(placements, display_options(), palette_, render::DisplayPath::textbook, 0.25, 100);
     if (textbook.frames > 0) {
       figures_.display.textbook_ms_per_tile = textbook.ms_per_tile;
       figures_.display.textbook_ms_per_frame = textbook.ms_per_frame;
