@@ -59,7 +59,7 @@ class TileRenderer {
 
   std::size_t size() const { return tiles_.size(); }
   /// The tiles, for tests (tiles[i] shows instance i).
-  Tiles tiles() const { return tiles_; }
+  Tiles tiles() { return tiles_; }
 
  private:
   // Declared first: destroyed after the tiles, whose attachments it made.
