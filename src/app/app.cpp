@@ -15,7 +15,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "app/engine_factory.hpp"
+#include "app/engine_factory_gui.hpp"
 #include "app/numbered_path.hpp"
 #include "app/report.hpp"
 #include "app/tile_labels.hpp"
@@ -23,10 +23,6 @@
 #include "render/image.hpp"
 #include "render/paths.hpp"
 #include "ui/regions.hpp"
-
-#if defined(LIFESTREAMS_HAVE_CUDA)
-#include "sim/cuda_engine.hpp"
-#endif
 
 namespace ls::app {
 namespace {
@@ -62,7 +58,8 @@ void App::setup() {
       throw DeviceError("no display (" + why + "); run with --headless to render offscreen");
   }
 
-  engine_ = make_engine(options_.backend, options_.device);
+  DisplayedEngine made = make_displayed_engine(options_.backend, options_.device);
+  engine_ = std::move(made.engine);
   engine_->set_stream_mode(setup_.stream_mode);
   engine_->set_timing_period(options_.timing_period);
   scene_ = std::make_unique<Scene>(*engine_, setup_.scene);
@@ -71,23 +68,16 @@ void App::setup() {
       *engine_, RecoverySettings{options_.snapshot_max_cells, kSnapshotIntervalSeconds,
                                  fault_frame_from_environment()});
 
-  bool cuda = false;
-  int cuda_device = -1;
-#if defined(LIFESTREAMS_HAVE_CUDA)
-  if (auto* gpu = dynamic_cast<CudaEngine*>(engine_.get())) {
-    cuda = true;
-    cuda_device = gpu->device();
-  }
-#endif
   if (options_.headless) {
-    headless_ = std::make_unique<render::HeadlessContext>(cuda_device);
+    headless_ = std::make_unique<render::HeadlessContext>(made.cuda_device);
     offscreen_ = std::make_unique<render::OffscreenTarget>(setup_.width, setup_.height);
   } else {
     window_ =
         std::make_unique<render::Window>(setup_.width, setup_.height, "lifestreams", options_.vsync == "on");
     input_.attach(window_->handle());
   }
-  renderer_ = std::make_unique<render::TileRenderer>(render::find_data_dir("shaders"), cuda);
+  renderer_ =
+      std::make_unique<render::TileRenderer>(render::find_data_dir("shaders"), std::move(made.filler));
   renderer_->set_display_path(setup_.display_path);
   figures_.run().display.path = std::string(render::display_path_name(setup_.display_path));
   const char* layer = std::getenv("LS_UI_LAYER");
@@ -267,7 +257,7 @@ void App::finish_ui(Clock::time_point build_start) {
 
 void App::update_tiles(const std::vector<view::Placement>& placements) {
   const auto update_start = Clock::now();
-  renderer_->update(*engine_, placements, display_options(), palette_);
+  renderer_->update(placements, display_options(), palette_);
   figures_.run().display.update_ms += ms_since(update_start);
 }
 

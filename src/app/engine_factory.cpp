@@ -10,6 +10,17 @@
 #endif
 
 namespace ls {
+namespace {
+
+EngineChoice cpu_choice() {
+  auto cpu = std::make_unique<CpuEngine>();
+  EngineChoice choice;
+  choice.cpu = cpu.get();
+  choice.engine = std::move(cpu);
+  return choice;
+}
+
+}  // namespace
 
 bool build_has_cuda() {
 #if defined(LIFESTREAMS_HAVE_CUDA)
@@ -20,27 +31,35 @@ bool build_has_cuda() {
 }
 
 std::unique_ptr<Engine> make_engine(std::string_view backend, int device) {
+  return choose_engine(backend, device).engine;
+}
+
+EngineChoice choose_engine(std::string_view backend, int device) {
   if (backend != "auto" && backend != "cpu" && backend != "cuda") {
     throw InputError("--backend " + std::string(backend) + ": expected auto, cpu or cuda");
   }
   if (device < 0) throw InputError("--device " + std::to_string(device) + ": must be 0 or more");
-  if (backend == "cpu") return std::make_unique<CpuEngine>();
+  if (backend == "cpu") return cpu_choice();
 #if defined(LIFESTREAMS_HAVE_CUDA)
   std::string why;
   const int count = cuda_device_count(&why);
   if (count == 0) {
     if (backend == "cuda") throw DeviceError("--backend cuda: no usable CUDA device (" + why + ")");
-    return std::make_unique<CpuEngine>();
+    return cpu_choice();
   }
   if (device >= count) {
     throw InputError("--device " + std::to_string(device) + ": there " + (count == 1 ? "is " : "are ") +
                      std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s") + " (numbered from 0)");
   }
-  return std::make_unique<CudaEngine>(device);
+  auto cuda = std::make_unique<CudaEngine>(device);
+  EngineChoice choice;
+  choice.cuda = cuda.get();
+  choice.engine = std::move(cuda);
+  return choice;
 #else
   if (backend == "cuda")
     throw DeviceError("--backend cuda: this build has no CUDA engine (no CUDA compiler was found)");
-  return std::make_unique<CpuEngine>();
+  return cpu_choice();
 #endif
 }
 

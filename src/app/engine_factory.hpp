@@ -8,10 +8,23 @@
 
 namespace ls {
 
+class CpuEngine;
+class CudaEngine;
+
 /// "auto": CUDA when this build has it and a device is usable, else the CPU engine.
 /// "cuda": the CUDA engine on `device`; DeviceError when there is none (never a silent fall-back).
 /// "cpu": the CPU reference engine. Any other name, or a device number out of range: InputError.
 std::unique_ptr<Engine> make_engine(std::string_view backend, int device);
+
+/// make_engine's engine together with its concrete type, for the parts that fit one kind of
+/// engine (the display's tile filler, app/engine_factory_gui.hpp): exactly one of `cpu` and `cuda`
+/// points to *engine, so no caller needs a downcast.
+struct EngineChoice {
+  std::unique_ptr<Engine> engine;
+  CpuEngine* cpu = nullptr;
+  CudaEngine* cuda = nullptr;  // never set in a build without CUDA
+};
+EngineChoice choose_engine(std::string_view backend, int device);
 
 /// Whether this build contains the CUDA engine.
 bool build_has_cuda();

@@ -46,8 +46,8 @@ void FrameFigures::measure_display(render::TileRenderer& renderer, Engine& engin
   long long cells = 0;
   for (std::size_t i = 0; i < engine.size(); ++i)
     cells += static_cast<long long>(scene.lattice_width(i)) * scene.lattice_height(i);
-  const render::DisplayCost interop = renderer.measure(engine, placements, display_options, palette,
-                                                       render::DisplayPath::interop, 0.25, 1000);
+  const render::DisplayCost interop =
+      renderer.measure(placements, display_options, palette, render::DisplayPath::interop, 0.25, 1000);
   run_.display.tiles = interop.tiles;
   if (interop.frames > 0) {
     run_.display.interop_ms_per_tile = interop.ms_per_tile;
@@ -56,8 +56,8 @@ void FrameFigures::measure_display(render::TileRenderer& renderer, Engine& engin
     run_.display.interop_unmap_host_ms = interop.unmap_host_ms;
   }
   if (cells <= (1LL << 31)) {
-    const render::DisplayCost textbook = renderer.measure(engine, placements, display_options, palette,
-                                                          render::DisplayPath::textbook, 0.25, 100);
+    const render::DisplayCost textbook =
+        renderer.measure(placements, display_options, palette, render::DisplayPath::textbook, 0.25, 100);
     if (textbook.frames > 0) {
       run_.display.textbook_ms_per_tile = textbook.ms_per_tile;
       run_.display.textbook_ms_per_frame = textbook.ms_per_frame;

@@ -15,3 +15,8 @@ add_library(ls_gui_app STATIC
 target_include_directories(ls_gui_app PUBLIC ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(ls_gui_app PUBLIC ls_app_cli ls_render ls_ui ls_core
                       PRIVATE PkgConfig::IMGUI glfw CLI11::CLI11 PkgConfig::STB ${CMAKE_DL_LIBS} ls_warnings)
+# The engine with its tile filler (app/engine_factory_gui.hpp); the CUDA one comes from ls_interop.
+target_sources(ls_gui_app PRIVATE ${CMAKE_CURRENT_LIST_DIR}/engine_factory_gui.cpp)
+if(LIFESTREAMS_HAVE_CUDA)
+  target_link_libraries(ls_gui_app PRIVATE ls_interop)
+endif()

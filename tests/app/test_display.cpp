@@ -1,17 +1,25 @@
 // test_display.cpp — how the tiles and the ImGui layer reach the screen: the cached ImGui layer
 // looks as drawing ImGui directly does, the interop render kernels draw the same pixels as the
 // textbook path (host copy + the CPU twin + glTexSubImage2D), age shading fades a cell that died
-// on every backend, and --report gives both paths' cost.
+// on every backend, and --report gives both paths' cost. In this process, on a headless GL
+// context: the host filler uploads the CPU twin's pixels, and a tile keeps its texture, and what
+// its filler keeps beside it, while its size stays.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <regex>
 #include <string>
 
 #include "app_test_util.hpp"
+#include "core/cpu_engine.hpp"
+#include "render/headless.hpp"
+#include "render/host_filler.hpp"
+#include "render/paths.hpp"
 #include "render/tile_pixels.hpp"
+#include "render/tiles.hpp"
 #include "ui/regions.hpp"
 #include "view/view.hpp"
 
@@ -238,6 +246,116 @@ TEST(Display, InteropAgeShadingDrawsTheSamePixelsAsTheTextbookPath) {
       EXPECT_GT(fading, 500) << "no fading cells in the zoomed-in tile";
     }
   }
+}
+
+// A tile texture's pixels as 0xAABBGGRR, row 0 first (the layout render_tile_host fills).
+std::vector<std::uint32_t> texture_pixels(const render::Tile& tile) {
+  std::vector<std::uint32_t> pixels(static_cast<std::size_t>(tile.width) * tile.height);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glGetTextureImage(tile.texture.get(), 0, GL_RGBA, GL_UNSIGNED_BYTE, static_cast<GLsizei>(pixels.size() * 4),
+                    pixels.data());
+  return pixels;
+}
+
+// Tile 0 shows its whole lattice, tile 1 is zoomed in to 8 pixels per cell (grid lines on).
+std::vector<view::Placement> two_tiles(int cells) {
+  const auto rects = view::layout_tiles(view::Rect{0, 0, 320, 160}, 2, cells, cells);
+  view::View zoomed;
+  view::set_zoom(zoomed, rects[1], cells, cells, 8);
+  return {view::place(view::View{}, rects[0], cells, cells), view::place(zoomed, rects[1], cells, cells)};
+}
+
+// The CPU engine's tiles, read in place (as the engine factory binds them) or copied through
+// Engine::read: each texture holds exactly the pixels render_tile_host makes from the lattice, and
+// each tile's upload is one display bracket of the timed frame.
+TEST(Tiles, HostFillerUploadsTheCpuTwinsPixelsInOneDisplayBracketPerTile) {
+  render::HeadlessContext context(-1);
+  for (const bool in_place : {true, false}) {
+    SCOPED_TRACE(in_place ? "in place" : "through Engine::read");
+    CpuEngine engine;
+    for (std::uint64_t seed : {1u, 2u}) {
+      InstanceSpec spec;
+      spec.width = spec.height = 64;
+      spec.init = RandomInit{0.3, seed};
+      engine.add(spec);
+    }
+    engine.step(1);
+    render::LatticeView view;
+    if (in_place) view = [&engine](std::size_t i) -> const Lattice& { return engine.lattice(i); };
+    render::TileRenderer renderer(render::find_data_dir("shaders"),
+                                  std::make_unique<render::HostTileFiller>(engine, view));
+    const auto placements = two_tiles(64);
+    const render::DisplayOptions options{true, false};
+    const render::Palette palette;
+    renderer.update(placements, options, palette);
+    ASSERT_EQ(renderer.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+      const render::Tile& tile = *renderer.tiles()[i];
+      std::vector<std::uint32_t> expected;
+      render_tile_host(engine.read(i), tile.width, tile.height, render::sampling_for(placements[i], options),
+                       palette, expected);
+      EXPECT_EQ(texture_pixels(tile), expected) << "tile " << i;
+      EXPECT_EQ(tile.drawn, render::Tile::Drawn::host);
+      EXPECT_EQ(engine.status(i).display_ms.samples, 1) << "tile " << i;
+    }
+  }
+}
+
+// What a filler keeps beside a texture, with the texture's name and a log of whether that texture
+// still existed when it went.
+struct Kept final : render::TileAttachment {
+  Kept(GLuint texture, std::vector<bool>& log) : texture(texture), log(log) {}
+  ~Kept() override { log.push_back(glIsTexture(texture) == GL_TRUE); }
+  GLuint texture;
+  std::vector<bool>& log;
+};
+
+// What the renderer asked of a filler, kept by the test: the filler goes with the renderer.
+struct FillerLog {
+  int attached = 0;
+  int finished = 0;
+  std::vector<bool> released_with_texture;
+};
+
+// Logs what the renderer asks of it; fills nothing.
+struct RecordingFiller final : render::TileFiller {
+  explicit RecordingFiller(FillerLog& log) : log(log) {}
+  std::unique_ptr<render::TileAttachment> attach(const render::Tile& tile) override {
+    ++log.attached;
+    return std::make_unique<Kept>(tile.texture.get(), log.released_with_texture);
+  }
+  void finish_writes() override { ++log.finished; }
+  void fill(render::Tiles, const std::vector<view::Placement>&, const render::DisplayOptions&,
+            const render::Palette&, render::DisplayPath) override {}
+  FillerLog& log;
+};
+
+// A registration with CUDA must go before its texture, and only when the texture does: the tile
+// keeps its texture and attachment while its size stays, the filler's writes are finished before
+// any texture goes, and every attachment is released while its texture still exists.
+TEST(Tiles, ATileKeepsItsTextureWhileItsSizeStaysAndReleasesItsAttachmentFirst) {
+  render::HeadlessContext context(-1);
+  FillerLog log;
+  {
+    render::TileRenderer renderer(render::find_data_dir("shaders"), std::make_unique<RecordingFiller>(log));
+    auto placements = two_tiles(64);
+    renderer.sync(placements);
+    EXPECT_EQ(log.attached, 2);
+    const GLuint first = renderer.tiles()[0]->texture.get();
+    renderer.update(placements, {}, render::Palette{});
+    renderer.sync(placements);
+    EXPECT_EQ(log.attached, 2) << "same sizes: nothing made again";
+    const int finished = log.finished;
+    placements[1].quad.w -= 10;
+    renderer.sync(placements);
+    EXPECT_EQ(log.attached, 3) << "only the resized tile is made again";
+    EXPECT_EQ(log.finished, finished + 1) << "writes finished before a texture goes";
+    EXPECT_EQ(renderer.tiles()[0]->texture.get(), first);
+    EXPECT_EQ(renderer.tiles()[1]->width, placements[1].quad.w);
+    EXPECT_EQ(log.released_with_texture.size(), 1u);
+  }
+  EXPECT_EQ(log.released_with_texture.size(), 3u) << "every attachment released";
+  for (bool with_texture : log.released_with_texture) EXPECT_TRUE(with_texture);
 }
 
 TEST(Display, ReportGivesBothDisplayPathsCostInOneRun) {

@@ -1,0 +1,28 @@
+// engine_factory_gui.hpp — the engine factory's half for the desktop app: the engine together with
+// the tile filler that fits it (host upload for the CPU engine, CUDA–GL interop for the CUDA one).
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "core/engine.hpp"
+#include "render/tile_filler.hpp"
+
+namespace ls {
+
+/// An engine and how its instances reach the tiles. Destroy the filler (or the TileRenderer that
+/// owns it) before the engine: the filler refers to it.
+struct DisplayedEngine {
+  std::unique_ptr<Engine> engine;
+  /// Made before any GL context (it touches GL only once tiles are made): give it to the
+  /// render::TileRenderer made after the context.
+  std::unique_ptr<render::TileFiller> filler;
+  /// The CUDA device the GL context must run on for interop (HeadlessContext(cuda_device));
+  /// -1 for the CPU engine (any GL device).
+  int cuda_device = -1;
+};
+
+/// choose_engine's engine (same names, same errors) with the filler that fits it.
+DisplayedEngine make_displayed_engine(std::string_view backend, int device);
+
+}  // namespace ls

@@ -1,0 +1,185 @@
+// cuda_tile_filler.cpp — the CUDA engine's tiles: the interop fill (one batched map per frame,
+// render kernels on the instances' streams), the textbook path (host copy, CPU pixels, GL upload)
+// and the measurement of both. Measurements behind the choices here: bench/NOTES.md,
+// "Architecture (issue 11): display" and the display sections before it.
+#include "interop/cuda_tile_filler.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "interop/graphics_resource.hpp"
+#include "interop/map_wait.hpp"
+#include "life_kernels.hpp"
+#include "render/host_filler.hpp"
+#include "sim/cuda_handles.hpp"
+
+namespace ls::interop {
+using view::Placement;
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// What a tile keeps for interop: its texture's registration, the surface over the mapped array,
+/// and the events that order its render kernel against the render stream.
+struct InteropTile final : render::TileAttachment {
+  explicit InteropTile(GLuint texture) : resource(texture) {}
+  GraphicsResource resource;
+  Surface surface;
+  cuda::Event rendered{cuda::Event::Create{}, false};
+  cuda::Event handoff{cuda::Event::Create{}, true};  // see fill_interop
+};
+
+/// The tile's interop state. Every attachment of these tiles was made by CudaTileFiller::attach.
+InteropTile& interop_of(render::Tile& tile) { return static_cast<InteropTile&>(*tile.attachment); }
+
+}  // namespace
+
+struct CudaTileFiller::State {
+  cuda::Stream stream{cuda::Stream::Create{}};  // the render stream: maps, unmaps, waits
+  cuda::Event mapped{cuda::Event::Create{}, false};
+  std::vector<cudaGraphicsResource_t> resources;
+  MapWaitTimer map_wait;
+  double map_host_ms = 0;
+  double unmap_host_ms = 0;
+};
+
+CudaTileFiller::CudaTileFiller(CudaEngine& engine) : engine_(engine), state_(std::make_unique<State>()) {}
+
+CudaTileFiller::~CudaTileFiller() {
+  // Its stream may still order render work behind tiles' events.
+  cudaStreamSynchronize(state_->stream.get());
+}
+
+std::unique_ptr<render::TileAttachment> CudaTileFiller::attach(const render::Tile& tile) {
+  return std::make_unique<InteropTile>(tile.texture.get());
+}
+
+void CudaTileFiller::finish_writes() { CUDA_CHECK(cudaStreamSynchronize(state_->stream.get())); }
+
+render::InteropStats CudaTileFiller::interop_stats() const {
+  return {state_->map_wait.summary(), state_->map_host_ms, state_->unmap_host_ms};
+}
+
+void CudaTileFiller::fill(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                          const render::DisplayOptions& options, const render::Palette& palette,
+                          render::DisplayPath path) {
+  if (path == render::DisplayPath::textbook)
+    fill_textbook(tiles, placements, options, palette);
+  else
+    fill_interop(tiles, placements, options, palette, true);
+}
+
+render::DisplayCost CudaTileFiller::measure(render::Tiles tiles,
+                                            const std::vector<view::Placement>& placements,
+                                            const render::DisplayOptions& options,
+                                            const render::Palette& palette, render::DisplayPath path,
+                                            double min_seconds, int max_frames) {
+  render::DisplayCost cost;
+  const std::size_t n = std::min({tiles.size(), placements.size(), engine_.size()});
+  if (n == 0) return cost;
+  auto fill_once = [&] {
+    if (path == render::DisplayPath::textbook)
+      fill_textbook(tiles, placements, options, palette);
+    else
+      fill_interop(tiles, placements, options, palette, false);
+  };
+  auto drain = [&] {
+    CUDA_CHECK(cudaStreamSynchronize(state_->stream.get()));
+    glFinish();
+  };
+  engine_.finish();
+  drain();
+  fill_once();  // warm-up: first maps, first launches, host buffers
+  drain();
+  const double map_before = state_->map_host_ms, unmap_before = state_->unmap_host_ms;
+  const auto start = Clock::now();
+  int frames = 0;
+  do {
+    fill_once();
+    ++frames;
+  } while (frames < max_frames && std::chrono::duration<double>(Clock::now() - start).count() < min_seconds);
+  drain();
+  const double ms = ms_since(start);
+  cost.tiles = static_cast<int>(n);
+  cost.frames = frames;
+  cost.ms_per_frame = ms / frames;
+  cost.ms_per_tile = cost.ms_per_frame / static_cast<double>(n);
+  cost.map_host_ms = (state_->map_host_ms - map_before) / frames;
+  cost.unmap_host_ms = (state_->unmap_host_ms - unmap_before) / frames;
+  return cost;
+}
+
+void CudaTileFiller::fill_textbook(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                                   const render::DisplayOptions& options, const render::Palette& palette) {
+  const std::size_t n = std::min({tiles.size(), placements.size(), engine_.size()});
+  for (std::size_t i = 0; i < n; ++i) {
+    // The lattice to the host (a blocking copy: the textbook path cannot avoid this sync), its
+    // pixels on the CPU, the upload through GL.
+    render::upload_host_pixels(*tiles[i], engine_.read(i), placements[i], options, palette);
+  }
+}
+
+void CudaTileFiller::fill_interop(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                                  const render::DisplayOptions& options, const render::Palette& palette,
+                                  bool timed) {
+  const std::size_t n = std::min({tiles.size(), placements.size(), engine_.size()});
+  if (n == 0) return;
+  State& s = *state_;
+  s.resources.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    render::Tile& tile = *tiles[i];
+    // Pixels last written under write-discard are not promised to be there: start afresh.
+    if (interop_of(tile).resource.set_write_discard(!options.age_shading) && options.age_shading)
+      tile.drawn = render::Tile::Drawn::never;
+    s.resources.push_back(interop_of(tile).resource.get());
+  }
+  const cudaStream_t stream = s.stream.get();
+  MapWaitTimer::Slot* wait = timed ? s.map_wait.begin(stream) : nullptr;
+  const auto map_start = Clock::now();
+  // One map for all tiles: mapping each on its own stream costs far more (bench/NOTES.md).
+  CUDA_CHECK(cudaGraphicsMapResources(static_cast<int>(n), s.resources.data(), stream));
+  s.map_host_ms += ms_since(map_start);
+  MapWaitTimer::end(wait, stream);
+  s.mapped.record(stream);
+  for (std::size_t i = 0; i < n; ++i) {
+    render::Tile& tile = *tiles[i];
+    InteropTile& it = interop_of(tile);
+    cudaArray_t array = nullptr;
+    CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, it.resource.get(), 0, 0));
+    const cudaSurfaceObject_t surface = it.surface.get(array);
+    const DeviceLatticeView v = engine_.device_view(i);
+    const render::Sampling smp =
+        render::tile_sampling(placements[i], options, tile.drawn == render::Tile::Drawn::device);
+    kernels::TileView tv;
+    tv.origin_x = smp.origin_x;
+    tv.origin_y = smp.origin_y;
+    tv.cells_per_pixel = smp.cells_per_pixel;
+    tv.grid_lines = smp.grid_lines;
+    tv.age_shading = smp.age_shading;
+    tv.live_rgba = palette.live;
+    tv.dead_rgba = palette.dead;
+    tv.grid_rgba = palette.grid;
+    // The render kernel runs on the instance's own stream, after its step work, once mapped.
+    CUDA_CHECK(cudaStreamWaitEvent(v.stream, s.mapped.get(), 0));
+    // A timing event right after that wait and before the kernel hurries the driver's CUDA-GL
+    // handoff (bench/NOTES.md, "the event that hurries the CUDA-GL handoff"). On timed frames the
+    // engine's display start event is that event; otherwise the tile's own.
+    const bool bracketed = timed && engine_.begin_display(i);
+    if (!bracketed) it.handoff.record(v.stream);
+    kernels::launch_render_tile(v.layout, v.cells, v.width, v.height, surface, tile.width, tile.height, tv,
+                                v.stream);
+    if (bracketed) engine_.end_display(i);
+    it.rendered.record(v.stream);
+    tile.drawn = render::Tile::Drawn::device;
+    CUDA_CHECK(cudaStreamWaitEvent(stream, it.rendered.get(), 0));
+  }
+  const auto unmap_start = Clock::now();
+  CUDA_CHECK(cudaGraphicsUnmapResources(static_cast<int>(n), s.resources.data(), stream));
+  s.unmap_host_ms += ms_since(unmap_start);
+}
+
+}  // namespace ls::interop
