@@ -45,6 +45,7 @@
 #include "render/tiles.hpp"
 #include "render/view.hpp"
 #include "render/window.hpp"
+#include "ui/engine_figures.hpp"
 #include "ui/pacer.hpp"
 #include "ui/panel.hpp"
 #include "ui/regions.hpp"
@@ -377,8 +378,12 @@ void App::setup() {
   figures_.ui.layer = ui_layer_ ? "cached" : "direct";
   setup_imgui();
 
-  model_.engine = engine_.get();
   model_.windowed = window_ != nullptr;
+  // vsync holds the frame rate at the display's refresh rate: the panel warns only near it.
+  if (GLFWmonitor* monitor = window_ ? glfwGetPrimaryMonitor() : nullptr) {
+    if (const GLFWvidmode* mode = glfwGetVideoMode(monitor); mode && mode->refreshRate > 0)
+      model_.refresh_hz = mode->refreshRate;
+  }
   model_.vsync = window_ ? window_->vsync() : false;
   try {
     model_.patterns_dir = render::find_data_dir("assets/patterns");
@@ -756,7 +761,15 @@ bool App::frame(bool step, const std::optional<std::string>& capture) {
     model_.cpu_frame_ms = frame_stats_.summary();
     model_.fps = model_.cpu_frame_ms.mean > 0 ? 1000.0 / model_.cpu_frame_ms.mean : 0;
     model_.host_syncs_per_frame = engine_->host_syncs_in_last_step();
-    if (scene_->panel_visible()) panel_.draw(model_, commands);
+    ui::fill_engine_figures(*engine_, model_);
+    {
+      float sx = 1, sy = 1;
+      if (window_) window_->framebuffer_scale(sx, sy);
+      const render::Rect& a = scene_->area();
+      model_.tile_area = ui::Area{a.x / sx, a.y / sy, a.w / sx, a.h / sy};
+    }
+    panel_.set_visible(scene_->panel_visible());
+    panel_.draw(model_, commands);
     execute_ui(commands);
     if (!commands.empty()) pacer_.force();
   }

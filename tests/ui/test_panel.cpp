@@ -12,6 +12,7 @@
 
 #include "core/cpu_engine.hpp"
 #include "ui/cross_check.hpp"
+#include "ui/engine_figures.hpp"
 #include "ui/panel.hpp"
 
 namespace ls::ui {
@@ -43,7 +44,6 @@ class PanelTest : public ::testing::Test {
       spec.variant = v;
       engine_.add(spec);
     }
-    model_.engine = &engine_;
     model_.bundled_patterns = {"glider.rle", "acorn.rle"};
     model_.patterns_dir = "assets/patterns";
     model_.width = model_.height = 64;
@@ -59,10 +59,12 @@ class PanelTest : public ::testing::Test {
   }
   void TearDown() override { ImGui::DestroyContext(); }
 
-  /// One frame: NewFrame, the panel, Render. Returns the commands it emitted.
+  /// One frame: NewFrame, the engine's figures into the model (as the app does), the panel,
+  /// Render. Returns the commands it emitted.
   std::vector<Command> frame() {
     std::vector<Command> out;
     ImGui::NewFrame();
+    if (with_engine_) fill_engine_figures(engine_, model_);
     panel_.draw(model_, out);
     ImGui::Render();
     return out;
@@ -120,6 +122,7 @@ class PanelTest : public ::testing::Test {
   }
 
   bool fonts_loaded_ = false;
+  bool with_engine_ = true;  // fill the model from engine_ each frame
   CpuEngine engine_{1};
   PanelModel model_;
   Panel panel_;
@@ -147,7 +150,8 @@ TEST_F(PanelTest, UntouchedPanelEmitsNoCommand) {
   // And with no instance at all, and with no engine.
   while (engine_.size() > 0) engine_.remove(engine_.size() - 1);
   for (int i = 0; i < 3; ++i) EXPECT_TRUE(frame().empty());
-  model_.engine = nullptr;
+  with_engine_ = false;
+  model_ = PanelModel{};
   EXPECT_TRUE(frame().empty());
 }
 
@@ -321,22 +325,25 @@ TEST_F(PanelTest, PatternsGoToTheSelectedInstance) {
   EXPECT_TRUE(frame().empty());
   EXPECT_TRUE(press_enter().empty());
   EXPECT_EQ(panel_.selected_instance(), 2);
+  // A click on Load leaves the field (which then loads nothing) and loads once.
+  const std::string glider = std::string(LS_SOURCE_DIR) + "/assets/patterns/glider.rle";
   focus_text(ImHashStr("##path", 0, window->ID));
-  type("my pattern.rle");
+  type(glider.c_str());
   EXPECT_TRUE(frame().empty());
   ImGui::ActivateItem(ImHashStr("Load##path", 0, window->ID));
   std::vector<Command> out = frame();
+  for (const Command& c : frame()) out.push_back(c);
   ASSERT_EQ(out.size(), 1u);
   ASSERT_TRUE(std::holds_alternative<cmd::Load>(out[0]));
   EXPECT_EQ(std::get<cmd::Load>(out[0]).index, 2u);
-  EXPECT_EQ(std::get<cmd::Load>(out[0]).path, "my pattern.rle");
+  EXPECT_EQ(std::get<cmd::Load>(out[0]).path, glider);
   // Enter in the path field loads too.
   focus_text(ImHashStr("##path", 0, window->ID));
   out = press_enter();
   ASSERT_EQ(out.size(), 1u);
   ASSERT_TRUE(std::holds_alternative<cmd::Load>(out[0]));
   EXPECT_EQ(std::get<cmd::Load>(out[0]).index, 2u);
-  EXPECT_EQ(std::get<cmd::Load>(out[0]).path, "my pattern.rle");
+  EXPECT_EQ(std::get<cmd::Load>(out[0]).path, glider);
   ImGui::ActivateItem(ImHashStr("###save", 0, window->ID));
   out = frame();
   ASSERT_EQ(out.size(), 1u);
@@ -374,6 +381,8 @@ TEST_F(PanelTest, CrossCheckFollowsTheEngineOrigins) {
 }
 
 TEST_F(PanelTest, ScaleMultipliesWidthAndStyleSizes) {
+  // A display wide enough that the width's cap (a fraction of the display) does not bite.
+  ImGui::GetIO().DisplaySize = ImVec2(4000, 900);
   const float width1 = panel_.width();
   const float padding1 = ImGui::GetStyle().FramePadding.x;
   panel_.set_scale(2.f);
