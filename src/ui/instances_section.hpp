@@ -19,6 +19,11 @@ class InstancesSection {
   /// pattern loads and saves go to (a click on a row's number changes it).
   void draw(const PanelModel& model, const std::vector<CrossCheck>& checks, int& selected,
             std::vector<Command>& out);
+  /// Why instance `index`'s rule text is invalid ("" when it is valid); shown as the field's
+  /// colour and tooltip.
+  const std::string& rule_error(std::size_t index) const {
+    return rule_fields_[index % rule_fields_.size()].error;
+  }
 
  private:
   void draw_rule(const InstanceStatus& s, std::size_t index, std::vector<Command>& out);

@@ -93,17 +93,24 @@ void Panel::draw(const PanelModel& model, std::vector<Command>& out) {
 }
 
 void Panel::draw_header(const PanelModel& model) {
+  const char* help = "Help (F1)";
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float help_x =
+      ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(help).x - style.FramePadding.x * 2;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("lifestreams");
-  ImGui::SameLine();
   if (model.has_engine) {
+    // Cut short before the Help button in a narrow panel.
+    ImGui::SameLine();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float right = ImGui::GetWindowPos().x + help_x - style.ItemSpacing.x;
+    ImGui::PushClipRect(p, ImVec2(std::max(p.x, right), p.y + ImGui::GetFrameHeight()), true);
     ImGui::PushStyleColor(ImGuiCol_Text, colour::dim);
     ImGui::Text("%s \xC2\xB7 %s", model.backend.c_str(), model.device.c_str());
     ImGui::PopStyleColor();
+    ImGui::PopClipRect();
   }
-  const char* help = "Help (F1)";
-  const float bw = ImGui::CalcTextSize(help).x + ImGui::GetStyle().FramePadding.x * 2;
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - bw));
+  ImGui::SameLine(help_x);
   if (ImGui::SmallButton(help)) show_help_ = !show_help_;
 }
 

@@ -223,9 +223,13 @@ std::optional<double> typed_value_end(ImGuiID id, TypedValue& t, double lo, doub
   // field may already hold that state.
   if (const ImGuiInputTextState* st = ImGui::GetInputTextState(id); st != nullptr && st->TextW.Size > 0) {
     ImTextStrToUtf8(t.text, static_cast<int>(sizeof t.text), st->TextW.Data, st->TextW.Data + st->CurLenW);
+    std::snprintf(t.at_activation, sizeof t.at_activation, "%s",
+                  st->InitialTextA.Size > 0 ? st->InitialTextA.Data : "");
   }
   if (!ImGui::IsItemDeactivated()) return std::nullopt;
-  if (escape_pressed()) {
+  // Tabbing through, or typing back what was there, changes nothing (the shown text may be a
+  // label such as "every frame", not a number).
+  if (escape_pressed() || std::strcmp(t.text, t.at_activation) == 0) {
     t.error.clear();
     return std::nullopt;
   }

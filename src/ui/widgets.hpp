@@ -100,6 +100,8 @@ TextEditEnd text_field(const char* id, const char* hint, TextField& f, const cha
 /// A slider's or drag's typed text (ctrl+click, double-click or Tab into it) and its error.
 struct TypedValue {
   char text[64] = "";
+  char at_activation[64] = "";  // the text when its text mode began
+  bool was_typing = false;      // in its text mode at the end of the last frame it was drawn
   std::string error;
 };
 
@@ -117,9 +119,12 @@ template <class T, class Widget>
 std::optional<T> edit_value(const char* id, T current, T lo, T hi, const char* what, TypedValue& t,
                             Widget widget) {
   const ImGuiID gid = ImGui::GetID(id);
-  const bool typing = ImGui::TempInputIsActive(gid);
+  // Tab ends the text mode before any item is drawn (ImGui's navigation, in NewFrame): that frame
+  // still counts as typing.
+  const bool typing = ImGui::TempInputIsActive(gid) || t.was_typing;
   T v = current;
   const bool changed = widget(&v);
+  t.was_typing = ImGui::TempInputIsActive(gid);
   std::optional<T> result;
   if (typing) {
     const std::optional<double> typed = typed_value_end(gid, t, static_cast<double>(lo),
