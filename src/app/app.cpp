@@ -22,6 +22,7 @@
 #include "core/error.hpp"
 #include "render/image.hpp"
 #include "render/paths.hpp"
+#include "ui/engine_figures.hpp"
 #include "ui/regions.hpp"
 
 namespace ls::app {
@@ -87,8 +88,12 @@ void App::setup() {
   imgui_ = std::make_unique<ImGuiLayer>(window_.get(), setup_.width, setup_.height);
   panel_.set_scale(imgui_->scale());
 
-  model_.engine = engine_.get();
   model_.windowed = window_ != nullptr;
+  // vsync holds the frame rate at the display's refresh rate: the panel warns only near it.
+  if (GLFWmonitor* monitor = window_ ? glfwGetPrimaryMonitor() : nullptr) {
+    if (const GLFWvidmode* mode = glfwGetVideoMode(monitor); mode && mode->refreshRate > 0)
+      model_.refresh_hz = mode->refreshRate;
+  }
   model_.vsync = window_ ? window_->vsync() : false;
   try {
     model_.patterns_dir = render::find_data_dir("assets/patterns");
@@ -212,7 +217,9 @@ void App::build_ui() {
   }
   update_area();
   fill_panel_model();
-  if (scene_->panel_visible()) panel_.draw(model_, commands);
+  // Always drawn: hidden, the panel still shows its notices and the help.
+  panel_.set_visible(scene_->panel_visible());
+  panel_.draw(model_, commands);
   execute_ui(commands);
   if (!commands.empty()) pacer_.force();
 }
@@ -231,6 +238,11 @@ void App::fill_panel_model() {
   model_.cpu_frame_ms = figures_.recent_frame_ms();
   model_.fps = model_.cpu_frame_ms.mean > 0 ? 1000.0 / model_.cpu_frame_ms.mean : 0;
   model_.host_syncs_per_frame = engine_->host_syncs_in_last_step();
+  ui::fill_engine_figures(*engine_, model_);
+  float sx = 1, sy = 1;
+  if (window_) window_->framebuffer_scale(sx, sy);
+  const view::Rect& a = scene_->area();
+  model_.tile_area = ui::Area{a.x / sx, a.y / sy, a.w / sx, a.h / sy};
 }
 
 std::vector<view::Placement> App::step_engine(bool step) {

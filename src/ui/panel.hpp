@@ -1,55 +1,26 @@
-// panel.hpp — the Dear ImGui control panel: scene controls, per-stream timings, the frame
-// timeline, the cross-check badge, patterns, errors and the F1 help overlay.
+// panel.hpp — the Dear ImGui control panel: a window at the display's left, its width dragged at
+// its right edge, holding the Scene, Instances, Per-stream timings, Timeline and Patterns
+// sections; a notice over the tiles for messages and errors; the F1 help overlay.
 //
-// The panel never changes the app itself: it reads a PanelModel the app fills each frame and
-// appends Commands (core/command.hpp) that the app executes — the same commands keys and scripts
-// use. It is drawn between ImGui::NewFrame() and ImGui::Render().
+// The panel never changes the app itself: it reads a PanelModel the app fills each frame
+// (fill_engine_figures for the engine's part) and appends Commands (core/command.hpp) that the
+// app executes — the same commands keys and scripts use. It is drawn between ImGui::NewFrame()
+// and ImGui::Render().
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "core/command.hpp"
-#include "core/engine.hpp"
-#include "core/stats.hpp"
 #include "ui/cross_check.hpp"
+#include "ui/instances_section.hpp"
+#include "ui/notice.hpp"
+#include "ui/panel_model.hpp"
+#include "ui/patterns_section.hpp"
+#include "ui/scene_section.hpp"
 #include "ui/timeline.hpp"
 
 namespace ls::ui {
-
-/// Everything the panel shows, filled by the app before draw().
-struct PanelModel {
-  const Engine* engine = nullptr;  // status(i), frame_timings(), timeline(), backend(), device_name()
-  // The scene's settings (what new or reset instances get).
-  int width = 1024;
-  int height = 1024;
-  double density = 0.25;
-  std::uint64_t seed = 1;
-  bool same_seed = true;
-  int generations_per_frame = 1;
-  bool paused = false;
-  bool grid = true;
-  bool age = false;
-  // Display and frame figures.
-  bool windowed = true;  // false in --headless
-  bool vsync = true;
-  double fps = 0;
-  StatSummary cpu_frame_ms;
-  std::uint64_t host_syncs_per_frame = 0;
-  // Tile under the mouse (instance index), or -1.
-  int hovered_instance = -1;
-  // Bundled patterns: file names in assets/patterns (e.g. "glider.rle") and the folder they are in.
-  std::vector<std::string> bundled_patterns;
-  std::string patterns_dir;
-  // Newest error (shown until the next successful command) and an informational status line.
-  std::string error;
-  std::string message;
-};
-
-/// The most instances the panel offers (cmd::Instances accepts 1..64).
-inline constexpr int kMaxInstances = 64;
 
 /// Loads the panel font (assets_dir/fonts/DejaVuSans.ttf at 15 * scale pixels) into ImGui's atlas,
 /// replacing what was there; falls back to ImGui's built-in font when the file is missing (returns
@@ -58,63 +29,68 @@ inline constexpr int kMaxInstances = 64;
 /// and CreateFontsTexture).
 bool load_fonts(const std::string& assets_dir, float scale);
 
+/// The panel's width limits: at scale 1 it opens kDefaultWidth wide, never wider than
+/// kDefaultWidthFraction of the display; dragged, it stays within kMinWidth (or the largest
+/// allowed, when that is less) and kMaxWidthFraction of the display.
+inline constexpr float kDefaultWidth = 540.f;
+inline constexpr float kDefaultWidthFraction = 0.45f;
+inline constexpr float kMinWidth = 320.f;
+inline constexpr float kMaxWidthFraction = 0.6f;
+
 class Panel {
  public:
-  /// Draws the panel and help overlay; appends what the user asked for to `out`.
+  /// Draws the panel (when visible), the notice and the help overlay; appends what the user asked
+  /// for to `out`.
   void draw(const PanelModel& model, std::vector<Command>& out);
+
+  /// Width in pixels the panel takes at the display's left (the tiles use the rest): 0 while
+  /// hidden. Within its limits for the display of the current ImGui frame.
+  float width() const;
+  /// The width the person chose by dragging the panel's edge (or set_width), 0 while they have
+  /// not: what the app remembers across runs and gives back to set_width.
+  float chosen_width() const { return chosen_width_; }
+  /// Sets the width (clamped to the display when drawn); 0 or less: back to the default.
+  void set_width(float width) { chosen_width_ = width > 0 ? width : 0; }
+  /// Hidden, the panel draws nothing and width() is 0, so the tiles take the whole window.
+  void set_visible(bool visible) { visible_ = visible; }
+  void toggle_visible() { visible_ = !visible_; }
+  bool visible() const { return visible_; }
+
   void toggle_help() { show_help_ = !show_help_; }
   bool help_visible() const { return show_help_; }
-  /// Width in pixels the panel takes at the window's left (the tiles use the rest).
-  float width() const { return width_; }
+  /// Whether the notice over the tiles was drawn in the newest frame.
+  bool notice_shown() const { return notice_.shown(); }
   /// The instance that pattern loads and saves go to (chosen in the panel; clamped to the count).
   int selected_instance() const { return selected_instance_; }
   /// Why the all-instances rule text is invalid ("" when it is valid).
-  const std::string& rule_error() const { return rule_error_; }
+  const std::string& rule_error() const { return scene_.rule_error(); }
+  /// Why instance `index`'s rule text is invalid ("" when it is valid).
+  const std::string& instance_rule_error(std::size_t index) const { return instances_.rule_error(index); }
   /// The Rule (all) field's text: the instances' common rule, or "" (hint "mixed") when they differ.
-  const char* rule_all_text() const { return rule_text_; }
+  const char* rule_all_text() const { return scene_.rule_all_text(); }
   /// Applies the monitor's content scale to fonts and sizes (call once after ImGui init and when
   /// the scale changes).
   void set_scale(float scale);
 
  private:
+  /// The width for a display `display_w` wide.
+  float width_for(float display_w) const;
+  void draw_header(const PanelModel& model);
+  /// The drag handle on the panel's right edge (a thin window of its own above the panel).
+  void draw_edge(float width, float height);
+
+  bool visible_ = true;
   bool show_help_ = false;
-  float width_ = 420.f;
+  float chosen_width_ = 0;  // 0: the default
+  float drag_start_w_ = 0;  // the width when the edge drag began
   float scale_ = 1.f;
   int selected_instance_ = 0;
-  char rule_text_[64] = "B3/S23";
-  char path_text_[512] = "";
-  std::string rule_error_;
-
-  // Added for the implementation (panel.cpp).
-  void draw_status(const PanelModel& model);
-  void draw_scene(const PanelModel& model, std::vector<Command>& out);
-  void draw_instances(const PanelModel& model, std::vector<Command>& out);
-  void draw_timings(const PanelModel& model);
-  void draw_patterns(const PanelModel& model, std::vector<Command>& out);
-
-  /// A per-instance rule field: the text shown, the rule it was last synced from, its error.
-  struct RuleField {
-    char text[40] = "";
-    char at_activation[40] = "";  // the text when the field was last activated
-    Rule shown;
-    bool synced = false;
-    std::string error;
-  };
-  std::vector<InstanceStatus> statuses_;  // this frame's engine status, one per instance
   std::vector<CrossCheck> checks_;
-  std::vector<TimelineBar> bars_;
-  std::vector<RuleField> rule_fields_ = std::vector<RuleField>(kMaxInstances);
+  SceneSection scene_;
+  InstancesSection instances_;
+  PatternsSection patterns_;
   TimelineView timeline_;
-  Rule all_rule_shown_;  // the rule last copied into rule_text_ from the instances
-  bool all_rule_synced_ = false;
-  bool all_rule_mixed_ = false;       // rule_text_ was cleared because the rules differ
-  char rule_at_activation_[64] = "";  // rule_text_ when its field was last activated
-  int size_edit_[2] = {0, 0};         // width, height being edited
-  int size_seen_[2] = {0, 0};         // the model's size when size_edit_ was last synced
-  std::string size_error_;
-  const Engine* named_engine_ = nullptr;  // the engine backend_ and device_ were read from
-  std::string backend_;
-  std::string device_;
+  Notice notice_;
 };
 
 }  // namespace ls::ui

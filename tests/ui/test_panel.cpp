@@ -10,120 +10,11 @@
 #include <variant>
 #include <vector>
 
-#include "core/cpu_engine.hpp"
+#include "panel_fixture.hpp"
 #include "ui/cross_check.hpp"
-#include "ui/panel.hpp"
 
 namespace ls::ui {
 namespace {
-
-constexpr int kEnterKey = 257;   // our own index into io.KeysDown for ImGuiKey_Enter
-constexpr int kEscapeKey = 256;  // and for ImGuiKey_Escape
-
-class PanelTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1600, 900);
-    io.DeltaTime = 1.f / 60.f;
-    io.KeyMap[ImGuiKey_Enter] = kEnterKey;
-    io.KeyMap[ImGuiKey_Escape] = kEscapeKey;
-    fonts_loaded_ = load_fonts(std::string(LS_SOURCE_DIR) + "/assets", 1.f);
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    panel_.set_scale(1.f);
-
-    InstanceSpec spec;
-    spec.width = spec.height = 64;
-    const Variant variants[] = {Variant::global, Variant::shared, Variant::iterate, Variant::bitpacked};
-    for (Variant v : variants) {
-      spec.variant = v;
-      engine_.add(spec);
-    }
-    model_.engine = &engine_;
-    model_.bundled_patterns = {"glider.rle", "acorn.rle"};
-    model_.patterns_dir = "assets/patterns";
-    model_.width = model_.height = 64;
-    // A few frames of work so that timings, summaries and the timeline exist.
-    for (int i = 0; i < 3; ++i) {
-      engine_.step(1);
-      for (std::size_t j = 0; j < engine_.size(); ++j) {
-        engine_.begin_display(j);
-        engine_.end_display(j);
-      }
-      engine_.request_summaries();
-    }
-  }
-  void TearDown() override { ImGui::DestroyContext(); }
-
-  /// One frame: NewFrame, the panel, Render. Returns the commands it emitted.
-  std::vector<Command> frame() {
-    std::vector<Command> out;
-    ImGui::NewFrame();
-    panel_.draw(model_, out);
-    ImGui::Render();
-    return out;
-  }
-  /// The ID of a widget drawn directly in the panel's "##scene" table.
-  static ImGuiID scene_item(const char* label) {
-    ImGuiWindow* window = ImGui::FindWindowByName("lifestreams##panel");
-    EXPECT_NE(window, nullptr);
-    const ImGuiID table = ImHashStr("##scene", 0, window->ID);
-    return ImHashStr(label, 0, table);
-  }
-  /// Gives a text field the keyboard (as Tab or a click would), its text selected.
-  void focus_text(ImGuiID id) {
-    ImGui::ActivateItem(id);
-    GImGui->NavNextActivateFlags = ImGuiActivateFlags_PreferInput;
-    frame();
-    ASSERT_EQ(ImGui::GetActiveID(), id);
-  }
-  /// One frame with Enter down, then Enter released. Returns the commands of the Enter frame.
-  std::vector<Command> press_enter() {
-    ImGui::GetIO().KeysDown[kEnterKey] = true;
-    std::vector<Command> out = frame();
-    ImGui::GetIO().KeysDown[kEnterKey] = false;
-    return out;
-  }
-  /// One frame with Esc down, then Esc released. Returns the commands of the Esc frame.
-  std::vector<Command> press_escape() {
-    ImGui::GetIO().KeysDown[kEscapeKey] = true;
-    std::vector<Command> out = frame();
-    ImGui::GetIO().KeysDown[kEscapeKey] = false;
-    return out;
-  }
-  /// The ID of instance `i`'s rule field in the "##instances" table.
-  static ImGuiID instance_rule_item(int i) {
-    ImGuiWindow* window = ImGui::FindWindowByName("lifestreams##panel");
-    EXPECT_NE(window, nullptr);
-    const ImGuiID table = ImHashStr("##instances", 0, window->ID);
-    const ImGuiID row = ImHashData(&i, sizeof i, table);
-    return ImHashStr("##rule", 0, row);
-  }
-  /// Applies the commands a frame emitted to the engine, as the app does for rules.
-  void apply_rules(const std::vector<Command>& out) {
-    for (const Command& c : out) {
-      const auto* set = std::get_if<cmd::SetRule>(&c);
-      ASSERT_NE(set, nullptr);
-      if (set->target.all) {
-        for (std::size_t i = 0; i < engine_.size(); ++i) engine_.set_rule(i, set->rule);
-      } else {
-        engine_.set_rule(set->target.index, set->rule);
-      }
-    }
-  }
-  void type(const char* text) {
-    for (const char* c = text; *c != '\0'; ++c) ImGui::GetIO().AddInputCharacter(static_cast<unsigned>(*c));
-  }
-
-  bool fonts_loaded_ = false;
-  CpuEngine engine_{1};
-  PanelModel model_;
-  Panel panel_;
-};
 
 TEST_F(PanelTest, LoadsTheBundledFontAtFifteenPixels) {
   EXPECT_TRUE(fonts_loaded_);
@@ -147,7 +38,8 @@ TEST_F(PanelTest, UntouchedPanelEmitsNoCommand) {
   // And with no instance at all, and with no engine.
   while (engine_.size() > 0) engine_.remove(engine_.size() - 1);
   for (int i = 0; i < 3; ++i) EXPECT_TRUE(frame().empty());
-  model_.engine = nullptr;
+  with_engine_ = false;
+  model_ = PanelModel{};
   EXPECT_TRUE(frame().empty());
 }
 
@@ -321,22 +213,25 @@ TEST_F(PanelTest, PatternsGoToTheSelectedInstance) {
   EXPECT_TRUE(frame().empty());
   EXPECT_TRUE(press_enter().empty());
   EXPECT_EQ(panel_.selected_instance(), 2);
+  // A click on Load leaves the field (which then loads nothing) and loads once.
+  const std::string glider = std::string(LS_SOURCE_DIR) + "/assets/patterns/glider.rle";
   focus_text(ImHashStr("##path", 0, window->ID));
-  type("my pattern.rle");
+  type(glider.c_str());
   EXPECT_TRUE(frame().empty());
   ImGui::ActivateItem(ImHashStr("Load##path", 0, window->ID));
   std::vector<Command> out = frame();
+  for (const Command& c : frame()) out.push_back(c);
   ASSERT_EQ(out.size(), 1u);
   ASSERT_TRUE(std::holds_alternative<cmd::Load>(out[0]));
   EXPECT_EQ(std::get<cmd::Load>(out[0]).index, 2u);
-  EXPECT_EQ(std::get<cmd::Load>(out[0]).path, "my pattern.rle");
+  EXPECT_EQ(std::get<cmd::Load>(out[0]).path, glider);
   // Enter in the path field loads too.
   focus_text(ImHashStr("##path", 0, window->ID));
   out = press_enter();
   ASSERT_EQ(out.size(), 1u);
   ASSERT_TRUE(std::holds_alternative<cmd::Load>(out[0]));
   EXPECT_EQ(std::get<cmd::Load>(out[0]).index, 2u);
-  EXPECT_EQ(std::get<cmd::Load>(out[0]).path, "my pattern.rle");
+  EXPECT_EQ(std::get<cmd::Load>(out[0]).path, glider);
   ImGui::ActivateItem(ImHashStr("###save", 0, window->ID));
   out = frame();
   ASSERT_EQ(out.size(), 1u);
@@ -374,6 +269,8 @@ TEST_F(PanelTest, CrossCheckFollowsTheEngineOrigins) {
 }
 
 TEST_F(PanelTest, ScaleMultipliesWidthAndStyleSizes) {
+  // A display wide enough that the width's cap (a fraction of the display) does not bite.
+  ImGui::GetIO().DisplaySize = ImVec2(4000, 900);
   const float width1 = panel_.width();
   const float padding1 = ImGui::GetStyle().FramePadding.x;
   panel_.set_scale(2.f);

@@ -1,0 +1,84 @@
+// panel_model.hpp — everything the panel shows, as plain data the app fills each frame: the
+// scene's settings, the engine's figures (fill_engine_figures, engine_figures.hpp), display
+// figures and the newest error and message. The panel reads nothing else.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "core/stats.hpp"
+
+namespace ls::ui {
+
+/// A rectangle in ImGui's coordinates (window pixels, y down).
+struct Area {
+  float x = 0;
+  float y = 0;
+  float w = 0;
+  float h = 0;
+};
+
+/// The most instances the panel offers (cmd::Instances accepts 1..64).
+inline constexpr int kMaxInstances = 64;
+
+/// Everything the panel shows, filled by the app before draw().
+struct PanelModel {
+  // The engine's figures (fill_engine_figures). Without an engine the panel says so.
+  bool has_engine = false;
+  std::string backend;  // "cpu" | "cuda"
+  std::string device;
+  std::vector<InstanceStatus> statuses;  // one per instance
+  FrameTimings frame;
+  std::vector<TimelineBar> timeline;  // the bars of the newest complete frame
+  StreamMode stream_mode = StreamMode::per_instance;
+  int timing_period = 1;
+  // The scene's settings (what new or reset instances get).
+  int width = 1024;
+  int height = 1024;
+  double density = 0.25;
+  std::uint64_t seed = 1;
+  bool same_seed = true;
+  int generations_per_frame = 1;
+  bool paused = false;
+  bool grid = true;
+  bool age = false;
+  // Display and frame figures.
+  bool windowed = true;  // false in --headless
+  bool vsync = true;
+  double refresh_hz = 60;  // the display's refresh rate: vsync caps the frame rate there
+  double fps = 0;
+  StatSummary cpu_frame_ms;
+  std::uint64_t host_syncs_per_frame = 0;
+  // Where the tiles are drawn (notices go over them); empty: right of the panel, full height.
+  Area tile_area;
+  // Tile under the mouse (instance index), or -1.
+  int hovered_instance = -1;
+  // Bundled patterns: file names in assets/patterns (e.g. "glider.rle") and the folder they are in.
+  std::vector<std::string> bundled_patterns;
+  std::string patterns_dir;
+  // Newest error (shown until the next successful command) and an informational message (shown
+  // for a few seconds after it changes).
+  std::string error;
+  std::string message;
+};
+
+/// Frame rates within this fraction of the refresh rate count as held by vsync: a frame rate well
+/// below it (a CPU engine at 38 frames/s under a 60 Hz display) is the engine's own.
+inline constexpr double kVsyncNearFraction = 0.95;
+
+/// Whether vsync is what limits the frame rate now (so FPS and frame times are capped figures).
+inline bool vsync_caps_frames(const PanelModel& m) {
+  return m.windowed && m.vsync && m.refresh_hz > 0 && m.fps >= m.refresh_hz * kVsyncNearFraction;
+}
+
+/// Whether the engine runs on a GPU (CUDA): variants, k and the stream mode then mean something.
+inline bool runs_on_gpu(const PanelModel& m) { return m.backend == "cuda"; }
+
+/// Header tooltip of the settings a CPU engine keeps but does not use.
+inline constexpr const char* kCudaSettingsTip =
+    "CUDA settings: the CPU engine runs one reference code for every variant; they are kept for "
+    "when a GPU runs them.";
+
+}  // namespace ls::ui

@@ -1,0 +1,172 @@
+// timings_section.cpp — the panel's Per-stream timings (timings_section.hpp).
+#include "ui/timings_section.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cinttypes>
+
+#include "ui/format.hpp"
+#include "ui/style.hpp"
+#include "ui/widgets.hpp"
+
+namespace ls::ui {
+
+namespace {
+
+constexpr int kTableRowsShown = 12;  // taller tables scroll
+constexpr int kColumns = 9;
+
+void draw_table(const PanelModel& model) {
+  const std::vector<InstanceStatus>& statuses = model.statuses;
+  const int count = static_cast<int>(statuses.size());
+  if (count == 0) return;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg |
+                                     ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
+                                     ImGuiTableFlags_NoPadOuterX | ImGuiTableFlags_NoClip;
+  const float row_h = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
+  const int shown = std::min(count, kTableRowsShown);
+  const ImVec2 outer(0, row_h * static_cast<float>(shown + 1) + 2);
+  if (!ImGui::BeginTable("##timings", kColumns, kFlags, outer)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  // Fixed widths: the cells are drawn without items, so nothing auto-fits.
+  const float num_w = ImGui::CalcTextSize("0.0000").x;
+  ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("00").x);
+  ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("bitpacked").x);
+  for (const char* name : {"last", "mean", "std", "min", "max", "disp"}) {
+    ImGui::TableSetupColumn(name, ImGuiTableColumnFlags_WidthFixed, num_w);
+  }
+  ImGui::TableSetupColumn("cells/s", ImGuiTableColumnFlags_WidthStretch);
+  // Header row by hand, so each header gets its tooltip.
+  const bool gpu = runs_on_gpu(model);
+  const char* const tips[kColumns] = {
+      "instance",
+      gpu ? "variant" : kCudaSettingsTip,
+      "step ms, last timed frame",
+      "step ms, mean over the last 120 timed frames",
+      "step ms, standard deviation over 120 timed frames",
+      "step ms, minimum over 120 timed frames",
+      "step ms, maximum over 120 timed frames",
+      "display ms (render kernel into the tile), mean over 120 timed frames",
+      "cell updates per second from the mean step time",
+  };
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c < kColumns; ++c) {
+    if (!ImGui::TableSetColumnIndex(c)) continue;
+    ImGui::TableHeader(ImGui::TableGetColumnName(c));
+    tooltip(tips[c]);
+  }
+
+  // The rows are the panel's hottest part (issue 6: the timings must cost nothing visible), so
+  // their cells are drawn straight into the draw list: no ImGui item, no printf.
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  // On the CPU every variant runs one reference code: the name is a kept setting, not a cause.
+  const ImU32 variant_colour = gpu ? text : dim;
+  const char* none = "-";
+  char num[32];
+  auto cell = [&](const char* t, bool right, ImU32 col) {
+    ImGui::TableNextColumn();
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    if (right) p.x += std::max(0.f, ImGui::GetContentRegionAvail().x - ascii_width(t));
+    dl->AddText(p, col, t);
+  };
+  ImGuiListClipper clipper;
+  clipper.Begin(count, row_h);
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const InstanceStatus& s = statuses[static_cast<std::size_t>(i)];
+      ImGui::TableNextRow(ImGuiTableRowFlags_None, row_h);
+      if (i == model.hovered_instance) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, colour::hover_row);
+      cell(format_index(i, num, sizeof num), false, text);
+      cell(variant_label(s.variant), false, variant_colour);
+      const bool timed = s.step_ms.samples > 0;
+      const double step[] = {s.step_ms.last, s.step_ms.mean, s.step_ms.std, s.step_ms.min, s.step_ms.max};
+      for (double v : step) cell(timed ? format_ms(v, num, sizeof num) : none, true, timed ? text : dim);
+      const bool displayed = s.display_ms.samples > 0;
+      cell(displayed ? format_ms(s.display_ms.mean, num, sizeof num) : none, true, displayed ? text : dim);
+      cell(s.cups > 0 ? format_si(s.cups, num, sizeof num) : none, true, s.cups > 0 ? text : dim);
+    }
+  }
+  ImGui::EndTable();
+}
+
+/// A dim label cell with its tooltip, then the value cell.
+void total_label(const char* text, const char* tip) {
+  ImGui::TableNextColumn();
+  ImGui::PushStyleColor(ImGuiCol_Text, colour::dim);
+  ImGui::TextUnformatted(text);
+  ImGui::PopStyleColor();
+  tooltip(tip);
+  ImGui::TableNextColumn();
+}
+
+/// `ms` as "<ms> ms" when the frame's timings are complete, else a dash.
+void frame_ms(bool valid, double ms) {
+  char a[32];
+  if (valid) {
+    ImGui::Text("%s ms", format_ms(ms, a, sizeof a));
+  } else {
+    ImGui::TextDisabled("\xE2\x80\x94");
+  }
+}
+
+void draw_totals(const PanelModel& model) {
+  const FrameTimings& frame = model.frame;
+  const bool gpu = runs_on_gpu(model);
+  double total_cups = 0;
+  for (const InstanceStatus& s : model.statuses) total_cups += s.cups;
+  ImGui::Spacing();
+  if (!ImGui::BeginTable("##totals", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_NoPadOuterX))
+    return;
+  char a[32];
+  char b[32];
+  total_label("FPS", "Frames per second (window: after vsync, if on)");
+  ImGui::Text("%.1f", model.fps);
+  if (vsync_caps_frames(model)) {
+    ImGui::SameLine();
+    text_coloured(colour::warn, "(vsync cap)");
+    tooltip("vsync on: frames wait for the display, so FPS and frame times are capped at its rate.");
+  }
+  total_label("CPU frame", "Host time per frame: mean \xC2\xB1 std over 120 frames, ms");
+  ImGui::Text("%s \xC2\xB1 %s ms", format_ms(model.cpu_frame_ms.mean, a, sizeof a),
+              format_ms(model.cpu_frame_ms.std, b, sizeof b));
+  total_label(span_label(model), gpu ? "Earliest start to latest end of the frame's GPU work over all streams"
+                                     : "Earliest start to latest end of the frame's work over all instances");
+  frame_ms(frame.valid, frame.gpu_span_ms);
+  total_label("busy", gpu ? "Sum of the streams' busy time in the frame"
+                          : "Sum of the instances' step times in the frame");
+  frame_ms(frame.valid, frame.busy_ms);
+  total_label("concurrency", "busy / span: how many streams ran at once, on average");
+  if (frame.valid) {
+    ImGui::PushStyleColor(ImGuiCol_Text,
+                          frame.concurrency > 1.05 ? colour::good : ImGui::GetColorU32(ImGuiCol_Text));
+    ImGui::Text("%.2f\xC3\x97", frame.concurrency);
+    ImGui::PopStyleColor();
+  } else {
+    ImGui::TextDisabled("\xE2\x80\x94");
+  }
+  total_label("host syncs", "Blocking host-device calls per frame (0 expected)");
+  ImGui::PushStyleColor(ImGuiCol_Text, model.host_syncs_per_frame == 0 ? colour::good : colour::warn);
+  ImGui::Text("%" PRIu64 " / frame", model.host_syncs_per_frame);
+  ImGui::PopStyleColor();
+  total_label("cells/s", "Sum over instances of cell updates per second");
+  ImGui::TextUnformatted(format_si(total_cups, a, sizeof a));
+  total_label("backend", "The engine that runs the instances (the device is named at the top)");
+  ImGui::TextUnformatted(model.backend.c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", model.device.c_str());
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+const char* span_label(const PanelModel& model) { return runs_on_gpu(model) ? "GPU span" : "span"; }
+
+void draw_timings(const PanelModel& model) {
+  draw_table(model);
+  draw_totals(model);
+}
+
+}  // namespace ls::ui

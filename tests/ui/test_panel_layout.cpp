@@ -1,0 +1,162 @@
+// Facts about the panel's place on screen and what it says (issue 10): its width follows a drag
+// of its right edge within limits relative to the window, and is 0 when hidden; on the CPU engine
+// the span is not called a GPU span and vsync is blamed only near the display's refresh rate;
+// messages show over the tiles for a few seconds without moving the panel's layout.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "panel_fixture.hpp"
+
+namespace ls::ui {
+namespace {
+
+class PanelLayoutTest : public PanelTest {
+ protected:
+  /// Presses the left button at x, moves to `to_x` and releases, a frame per step.
+  void drag(float from_x, float to_x) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(from_x, 300);
+    EXPECT_TRUE(frame().empty());
+    io.MouseDown[0] = true;
+    EXPECT_TRUE(frame().empty());
+    io.MousePos = ImVec2((from_x + to_x) / 2, 300);
+    EXPECT_TRUE(frame().empty());
+    io.MousePos = ImVec2(to_x, 300);
+    EXPECT_TRUE(frame().empty());
+    io.MouseDown[0] = false;
+    EXPECT_TRUE(frame().empty());
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    EXPECT_TRUE(frame().empty());
+  }
+  /// Top-left corner of the Scene section's table (its first widget's row).
+  ImVec2 scene_origin() {
+    ImGuiWindow* window = panel_window();
+    EXPECT_NE(window, nullptr);
+    const ImGuiTable* table = ImGui::TableFindByID(ImHashStr("##scene", 0, window->ID));
+    EXPECT_NE(table, nullptr);
+    return table != nullptr ? table->OuterRect.Min : ImVec2(-1, -1);
+  }
+  static bool notice_window_active() {
+    ImGuiWindow* window = ImGui::FindWindowByName("##notice");
+    return window != nullptr && window->Active;
+  }
+};
+
+TEST_F(PanelLayoutTest, WidthFollowsADragOfTheRightEdgeWithinTheWindow) {
+  frame();
+  const float start = panel_.width();
+  EXPECT_FLOAT_EQ(start, kDefaultWidth);  // 540 < 45% of 1600
+  drag(start, start + 160);
+  EXPECT_FLOAT_EQ(panel_.width(), start + 160);
+  EXPECT_FLOAT_EQ(panel_.chosen_width(), start + 160);
+  EXPECT_FLOAT_EQ(panel_window()->Size.x, start + 160);
+  // Past the limits it stops at them: 60% of the window, and the least usable width.
+  drag(panel_.width(), 1500);
+  EXPECT_FLOAT_EQ(panel_.width(), 1600 * kMaxWidthFraction);
+  drag(panel_.width(), 10);
+  EXPECT_FLOAT_EQ(panel_.width(), kMinWidth);
+  // The setter (what the app remembers) is held within the same limits.
+  panel_.set_width(700);
+  EXPECT_FLOAT_EQ(panel_.width(), 700);
+  panel_.set_width(5000);
+  EXPECT_FLOAT_EQ(panel_.width(), 960);
+  // A narrower window narrows a chosen width to 60% of it.
+  panel_.set_width(700);
+  ImGui::GetIO().DisplaySize = ImVec2(800, 600);
+  frame();
+  EXPECT_FLOAT_EQ(panel_.width(), 480);
+  EXPECT_FLOAT_EQ(panel_window()->Size.x, 480);
+}
+
+TEST_F(PanelLayoutTest, DefaultWidthIsAtMostFortyFivePercentOfASmallWindow) {
+  ImGui::GetIO().DisplaySize = ImVec2(480, 320);
+  frame();
+  EXPECT_LE(panel_.width(), 480 * kDefaultWidthFraction);
+  EXPECT_GT(panel_.width(), 0);
+  ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+  frame();
+  EXPECT_FLOAT_EQ(panel_.width(), kDefaultWidth);
+}
+
+TEST_F(PanelLayoutTest, HiddenPanelDrawsNothingAndTakesNoWidth) {
+  frame();
+  EXPECT_TRUE(panel_.visible());
+  panel_.toggle_visible();
+  EXPECT_FALSE(panel_.visible());
+  EXPECT_TRUE(frame().empty());
+  EXPECT_FLOAT_EQ(panel_.width(), 0);
+  EXPECT_FALSE(panel_window()->Active);
+  panel_.toggle_visible();
+  EXPECT_TRUE(frame().empty());
+  EXPECT_FLOAT_EQ(panel_.width(), kDefaultWidth);
+  EXPECT_TRUE(panel_window()->Active);
+}
+
+TEST_F(PanelLayoutTest, OnTheCpuEngineTheSpanIsNotAGpuSpan) {
+  ImGui::GetIO().DisplaySize = ImVec2(1600, 2000);  // every section unclipped
+  const std::string text = panel_text();
+  EXPECT_EQ(model_.backend, "cpu");
+  EXPECT_NE(text.find("span"), std::string::npos);
+  EXPECT_EQ(text.find("GPU span"), std::string::npos);
+  model_.backend = "cuda";  // as a CUDA engine's figures would say
+  EXPECT_NE(panel_text().find("GPU span"), std::string::npos);
+}
+
+TEST_F(PanelLayoutTest, VsyncIsBlamedOnlyNearTheRefreshRate) {
+  ImGui::GetIO().DisplaySize = ImVec2(1600, 2000);
+  model_.windowed = true;
+  model_.vsync = true;
+  model_.refresh_hz = 60;
+  model_.fps = 38;  // the CPU engine is the limit
+  std::string text = panel_text();
+  EXPECT_EQ(text.find("vsync cap"), std::string::npos);
+  EXPECT_EQ(text.find("timings capped"), std::string::npos);
+  model_.fps = 59.5;  // held at the display's rate
+  text = panel_text();
+  EXPECT_NE(text.find("vsync cap"), std::string::npos);
+  EXPECT_NE(text.find("timings capped"), std::string::npos);
+  model_.vsync = false;
+  EXPECT_EQ(panel_text().find("vsync cap"), std::string::npos);
+}
+
+TEST_F(PanelLayoutTest, AMessageShowsOverTheTilesForAFewSecondsWithoutMovingThePanel) {
+  frame();
+  const ImVec2 before = scene_origin();
+  EXPECT_FALSE(notice_window_active());
+  model_.message = "screenshot saved to lifestreams-0001.png";
+  frame();
+  const ImVec2 after = scene_origin();
+  EXPECT_FLOAT_EQ(after.x, before.x);
+  EXPECT_FLOAT_EQ(after.y, before.y);
+  EXPECT_TRUE(notice_window_active());
+  EXPECT_TRUE(panel_.notice_shown());
+  // Over the tiles: right of the panel (from the second frame: ImGui sizes an auto-resized
+  // window in a first, hidden frame).
+  frame();
+  EXPECT_GE(ImGui::FindWindowByName("##notice")->Pos.x, panel_.width());
+  // Gone after its time (the message itself stays in the model).
+  ImGui::GetIO().DeltaTime = 1.f;
+  for (int i = 0; i < 3; ++i) frame();
+  EXPECT_TRUE(notice_window_active());  // about 3 s: fading
+  for (int i = 0; i < 2; ++i) frame();
+  EXPECT_FALSE(notice_window_active());
+  EXPECT_FALSE(panel_.notice_shown());
+}
+
+TEST_F(PanelLayoutTest, AnErrorStaysUntilClearedWithoutMovingThePanel) {
+  frame();
+  const ImVec2 before = scene_origin();
+  model_.error = "rule: column 2: expected a digit";
+  ImGui::GetIO().DeltaTime = 1.f;
+  for (int i = 0; i < 10; ++i) frame();
+  EXPECT_TRUE(notice_window_active());
+  EXPECT_FLOAT_EQ(scene_origin().y, before.y);
+  model_.error.clear();
+  frame();
+  EXPECT_FALSE(notice_window_active());
+}
+
+}  // namespace
+}  // namespace ls::ui
