@@ -348,14 +348,8 @@ void App::setup() {
       *engine_, RecoverySettings{options_.snapshot_max_cells, kSnapshotIntervalSeconds,
                                  fault_frame_from_environment()});
 
-  bool cuda = false;
-  int cuda_device = -1;
-#if defined(LIFESTREAMS_HAVE_CUDA)
-  if (auto* gpu = dynamic_cast<CudaEngine*>(engine_.get())) {
-    cuda = true;
-    cuda_device = gpu->device();
-  }
-#endif
+  const int cuda_device = engine_->cuda_device();
+  const bool cuda = cuda_device >= 0;
   if (options_.headless) {
     headless_ = std::make_unique<render::HeadlessContext>(cuda_device);
     offscreen_ = std::make_unique<render::OffscreenTarget>(size_w_, size_h_);

@@ -615,6 +615,33 @@ TEST_F(CudaEngineTest, SnapshotsCopyTheStateToTheHost) {
   }
 }
 
+// Through the Engine interface alone, as the app's recovery uses it: the engine names its device,
+// and its snapshots are the lattices at the request (here after finish(), so they have landed).
+TEST_F(CudaEngineTest, SnapshotsThroughTheEngineInterfaceAreTheLatticesAtTheRequest) {
+  CudaEngine cuda;
+  Engine& engine = cuda;
+  EXPECT_EQ(engine.cuda_device(), cuda.device());
+  for (Variant v : kAllVariants) engine.add(random_spec(128, 96, 0.35, 23, v, parse_rule("B36/S23"), 3));
+  EXPECT_TRUE(engine.snapshots().empty());
+  engine.step(6);
+  std::vector<Lattice> at6;
+  for (std::size_t i = 0; i < engine.size(); ++i) at6.push_back(engine.read(i));
+  engine.request_snapshots(128 * 96);
+  engine.step(2);
+  engine.finish();
+  const std::vector<HostSnapshot> snaps = engine.snapshots();
+  ASSERT_EQ(snaps.size(), engine.size());
+  for (const HostSnapshot& snap : snaps) {
+    SCOPED_TRACE("instance " + std::to_string(snap.instance));
+    EXPECT_EQ(snap.generation, 6u);
+    EXPECT_EQ(snap.rule, parse_rule("B36/S23"));
+    EXPECT_EQ(difference(snap.cells, at6[snap.instance]), "");
+  }
+  engine.request_snapshots(128 * 96 - 1);  // below every lattice: nothing new, the old ones stay
+  engine.finish();
+  EXPECT_EQ(engine.snapshots().size(), engine.size());
+}
+
 // 1000 cycles of adding, removing, resizing, switching variants, k and stream modes around two
 // instances nobody touches: those end exactly as in a clean run, and device memory comes back.
 TEST_F(CudaEngineTest, ChurnLeavesUntouchedInstancesAndDeviceMemoryAsInACleanRun) {
