@@ -77,6 +77,9 @@ bool TimingRing::begin_display(Instance& inst, cudaStream_t stream) const {
   if (s < 0) return false;  // not a timed frame
   TimingSlot& slot = inst.timing.slots[static_cast<std::size_t>(s)];
   if (slot.frame != frame_count_ - 1) return false;  // added after this frame's step
+  // Redraws after the frame's first one (a paused app draws without stepping) are not the frame's
+  // work: re-recording here stretched the frame's span over the whole pause (issue 10).
+  if (slot.display_begun) return false;
   slot.display_start.record(stream);
   slot.display_begun = true;
   slot.display_ended = false;
@@ -87,7 +90,7 @@ void TimingRing::end_display(Instance& inst, cudaStream_t stream) const {
   const int s = current_timed_slot();
   if (s < 0) return;
   TimingSlot& slot = inst.timing.slots[static_cast<std::size_t>(s)];
-  if (slot.frame != frame_count_ - 1 || !slot.display_begun) return;
+  if (slot.frame != frame_count_ - 1 || !slot.display_begun || slot.display_ended) return;
   slot.display_end.record(stream);
   slot.display_ended = true;
 }

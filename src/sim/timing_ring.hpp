@@ -64,7 +64,7 @@ class TimingRing {
   /// The ring slot of the current frame (the last one started) if that frame is timed, else -1.
   int current_timed_slot() const;
 
-  /// Records the start of the instance's display in the current timed frame
+  /// Records the start of the instance's display in the current timed frame, once per frame
   /// (Engine::begin_display); end_display closes a begun one.
   bool begin_display(Instance& inst, cudaStream_t stream) const;
   void end_display(Instance& inst, cudaStream_t stream) const;

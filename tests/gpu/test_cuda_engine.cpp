@@ -5,10 +5,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include <chrono>
 #include <cstdio>
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -265,6 +267,59 @@ TEST_F(CudaEngineTest, StepMakesNoHostSyncsAndTimingsArrive) {
     EXPECT_GT(s.step_ms.mean, 0.0);
     EXPECT_GT(s.cups, 0.0);
   }
+}
+
+/// Redraws every instance the way a paused app does (no step), every few ms for `ms` ms; returns how
+/// many of those redraws the engine took as timed display work.
+int redraw_while_paused(Engine& e, int ms) {
+  int bracketed = 0;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  while (std::chrono::steady_clock::now() < until) {
+    for (std::size_t i = 0; i < e.size(); ++i) {
+      if (e.begin_display(i)) {
+        ++bracketed;
+        e.end_display(i);
+      }
+    }
+    e.request_summaries();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return bracketed;
+}
+
+// Issue 10: paused (Space) for a while, then one step (N): the panel showed "GPU span 1352 ms" and
+// a concurrency of 0.01x, because every paused redraw re-recorded the frame's display events. A
+// frame's span covers its own steps and its first display only, and every bar lies inside it.
+TEST_F(CudaEngineTest, AStepAfterAPauseSpansItsOwnWorkNotThePause) {
+  constexpr int kPauseMs = 400;
+  constexpr double kFrameMs = 100;  // a frame of two 256x256 instances takes well under 1 ms
+  CudaEngine engine;
+  engine.add(random_spec(256, 256, 0.3, 61, Variant::bitpacked, Rule::life(), 4));
+  engine.add(random_spec(256, 256, 0.3, 62, Variant::shared, Rule::life(), 4));
+  const auto check_frame = [&](const char* which) {
+    SCOPED_TRACE(which);
+    const FrameTimings f = engine.frame_timings();
+    ASSERT_TRUE(f.valid);
+    EXPECT_LT(f.gpu_span_ms, kFrameMs);
+    EXPECT_GT(f.concurrency, 0.0);
+    const auto bars = engine.timeline();
+    EXPECT_EQ(bars.size(), 2 * engine.size());  // a step and a display bar per instance
+    for (const TimelineBar& bar : bars) {
+      EXPECT_GE(bar.start_ms, 0.0);
+      EXPECT_LE(bar.start_ms, bar.end_ms);
+      EXPECT_LE(bar.end_ms, f.gpu_span_ms + 1e-6);
+    }
+  };
+  engine.step(1);
+  EXPECT_EQ(redraw_while_paused(engine, kPauseMs), 2);  // the frame's own display, then only redraws
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);      // complete when the next step reads it
+  engine.step(1);                                       // N: reads the frame before the pause
+  EXPECT_EQ(engine.host_syncs_in_last_step(), 0u);
+  check_frame("the frame before the pause");
+  EXPECT_EQ(redraw_while_paused(engine, kPauseMs), 2);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  engine.step(1);  // reads N's frame
+  check_frame("the single step after the pause");
 }
 
 // With the timing period at N only one frame in N carries timing events: the statistics count
