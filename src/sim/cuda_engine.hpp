@@ -14,8 +14,9 @@
 
 namespace ls {
 
-/// Number of usable CUDA devices; 0 (and the reason in *why_none) when there is no driver or
-/// device. Never throws.
+/// Number of usable CUDA devices; 0 when there is no driver or device, with the reason in
+/// *why_none: what is missing ("no NVIDIA driver is loaded", "no CUDA device found", a driver older
+/// than the runtime) and what the runtime answered. Never throws.
 int cuda_device_count(std::string* why_none = nullptr);
 
 /// What the renderer needs to draw an instance from the device: its current (front) lattice and
