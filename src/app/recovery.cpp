@@ -14,11 +14,6 @@
 #include <system_error>
 #include <utility>
 
-#include "core/cpu_engine.hpp"
-#if defined(LIFESTREAMS_HAVE_CUDA)
-#include "sim/cuda_engine.hpp"
-#endif
-
 namespace ls::app {
 namespace {
 
@@ -155,17 +150,12 @@ std::string recovered_file_name(std::size_t instance, std::uint64_t generation, 
 Recovery::Recovery(Engine& engine, RecoverySettings settings) : engine_(engine), settings_(settings) {}
 
 void Recovery::after_frame(long long frames_done, double now_s) {
-#if defined(LIFESTREAMS_HAVE_CUDA)
-  if (auto* gpu = dynamic_cast<CudaEngine*>(&engine_);
-      gpu && settings_.snapshot_max_cells > 0 &&
+  if (settings_.snapshot_max_cells > 0 &&
       (requests_ == 0 || now_s - last_request_s_ >= settings_.interval_s)) {
-    gpu->request_snapshots(settings_.snapshot_max_cells);
+    engine_.request_snapshots(settings_.snapshot_max_cells);
     last_request_s_ = now_s;
     ++requests_;
   }
-#else
-  (void)now_s;
-#endif
   if (settings_.fault_at_frame >= 0 && frames_done >= settings_.fault_at_frame) {
     throw DeviceError("injected fault after frame " + std::to_string(frames_done) + " (" +
                       kFaultAtFrameVariable + "=" + std::to_string(settings_.fault_at_frame) + ")");
@@ -173,29 +163,19 @@ void Recovery::after_frame(long long frames_done, double now_s) {
 }
 
 std::vector<RecoveryState> Recovery::states() const noexcept {
-  std::vector<RecoveryState> out;
+  if (settings_.snapshot_max_cells == 0) return {};
   try {
-#if defined(LIFESTREAMS_HAVE_CUDA)
-    if (const auto* gpu = dynamic_cast<const CudaEngine*>(&engine_)) {
-      for (HostSnapshot& snap : gpu->snapshots())
-        out.push_back(RecoveryState{snap.instance, snap.generation, snap.rule, std::move(snap.cells)});
-      return out;
-    }
-#endif
-    if (auto* cpu = dynamic_cast<CpuEngine*>(&engine_)) {
-      // Host memory survives anything the device does: the lattices themselves are the snapshot.
-      for (std::size_t i = 0; i < cpu->size(); ++i) {
-        const InstanceStatus s = cpu->status(i);
-        if (static_cast<std::uint64_t>(s.width) * static_cast<std::uint64_t>(s.height) >
-            settings_.snapshot_max_cells)
-          continue;
-        out.push_back(RecoveryState{i, s.generation, s.rule, cpu->lattice(i)});
-      }
-    }
+    // A last request first: an engine in host memory answers it at once, so its files hold the
+    // state at the fault; a failed device refuses it or never finishes it, and the newest earlier
+    // snapshot is what remains.
+    engine_.request_snapshots(settings_.snapshot_max_cells);
   } catch (...) {
-    // Out of host memory while copying: keep what was gathered.
   }
-  return out;
+  try {
+    return engine_.snapshots();
+  } catch (...) {
+    return {};  // out of host memory while copying
+  }
 }
 
 std::vector<RecoveredFile> Recovery::save(const std::filesystem::path& dir,

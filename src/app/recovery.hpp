@@ -1,7 +1,8 @@
 // recovery.hpp — what the app keeps against a fatal device error: a recent host snapshot of every
-// instance (CUDA: asynchronous copies into pinned memory, at most every 10 s, skipped above a size
-// the user sets; CPU: the host lattices themselves), saved as RLE in the working directory when the
-// frame loop dies, one line per file saying where and from which generation; exit status 3.
+// instance (Engine::request_snapshots: on CUDA asynchronous copies into pinned memory, on the CPU
+// copies of the lattices; at most every 10 s, skipped above a size the user sets), saved as RLE in
+// the working directory when the frame loop dies, one line per file saying where and from which
+// generation; exit status 3. It knows the engine only through the Engine interface.
 #pragma once
 
 #include <cstddef>
@@ -37,12 +38,7 @@ struct RecoverySettings {
 long long fault_frame_from_environment();
 
 /// One instance's state kept for recovery.
-struct RecoveryState {
-  std::size_t instance = 0;
-  std::uint64_t generation = 0;
-  Rule rule;
-  Lattice cells;
-};
+using RecoveryState = HostSnapshot;
 
 /// A file written by Recovery::save.
 struct RecoveredFile {
@@ -66,12 +62,13 @@ class Recovery {
   Recovery(Engine& engine, RecoverySettings settings);
 
   /// Once per frame, after its work is enqueued: starts snapshots when the interval has passed
-  /// (CUDA; never blocks), then throws the injected fault when `frames_done` reaches it.
+  /// (never blocks), then throws the injected fault when `frames_done` reaches it.
   void after_frame(long long frames_done, double now_s);
 
-  /// The newest state of each instance that can still be read after a fatal error: the CUDA
-  /// engine's finished snapshots (host memory only), or the CPU engine's lattices. Lattices above
-  /// the size limit are left out. Never throws.
+  /// The newest state of each instance that can still be read after a fatal error. Asks the
+  /// engine for one more snapshot first (the CPU engine's is its present state; a failed device
+  /// refuses it), then takes its newest finished ones. Lattices above the size limit are left
+  /// out. Never throws.
   std::vector<RecoveryState> states() const noexcept;
 
   /// Saves states() as RLE in `dir` (new files only, never overwriting; the system's temp

@@ -104,6 +104,17 @@ void cpu_run(Lattice& lattice, const Rule& rule, long long generations, int thre
   }
 }
 
+namespace {
+constexpr std::uint64_t kNoFrame = ~std::uint64_t{0};
+}  // namespace
+
+/// The state kept by request_snapshots().
+struct CpuSnapshot {
+  std::uint64_t generation = 0;
+  Rule rule;
+  Lattice cells;
+};
+
 struct CpuEngine::Instance {
   Lattice cells;
   Lattice scratch;
@@ -113,13 +124,18 @@ struct CpuEngine::Instance {
   std::uint64_t generation = 0;
   std::uint64_t origin = 0;
   std::optional<StateSummary> summary;
+  std::optional<CpuSnapshot> snapshot;
   RollingStats step_ms;
   RollingStats display_ms;
-  double display_start = 0;
+  // The newest step and display bracket, each with the frame it belongs to: an instance added
+  // after a frame's step, or a redraw after the frame's first one, adds nothing to that frame.
+  std::uint64_t step_frame = kNoFrame;
   double last_step_start = 0;
   double last_step_end = 0;
-  double last_display_start = -1;
-  double last_display_end = -1;
+  std::uint64_t display_frame = kNoFrame;
+  bool display_ended = false;
+  double last_display_start = 0;
+  double last_display_end = 0;
   long long last_generations = 0;
 };
 
@@ -275,37 +291,41 @@ void CpuEngine::set_timing_period(int period) {
   frames_to_timed_ = 0;
 }
 
+void CpuEngine::close_frame(std::uint64_t frame) {
+  timeline_.clear();
+  double begin = 1e300, end = -1e300, busy = 0;
+  for (std::size_t i = 0; i < instances_.size(); ++i) {
+    const Instance& in = *instances_[i];
+    if (in.step_frame != frame) continue;
+    const int row = mode_ == StreamMode::per_instance ? static_cast<int>(i) : 0;
+    timeline_.push_back({i, row, TimelineBar::Kind::step, in.last_step_start, in.last_step_end});
+    if (in.display_frame == frame && in.display_ended)
+      timeline_.push_back({i, row, TimelineBar::Kind::display, in.last_display_start, in.last_display_end});
+  }
+  for (const TimelineBar& bar : timeline_) {
+    begin = std::min(begin, bar.start_ms);
+    end = std::max(end, bar.end_ms);
+    busy += bar.end_ms - bar.start_ms;
+  }
+  // Bars count from the frame's earliest start, as on CUDA.
+  for (TimelineBar& bar : timeline_) {
+    bar.start_ms -= begin;
+    bar.end_ms -= begin;
+  }
+  frame_.valid = end > begin;
+  frame_.gpu_span_ms = frame_.valid ? end - begin : 0;
+  frame_.busy_ms = busy;
+  frame_.concurrency = frame_.gpu_span_ms > 0 ? busy / frame_.gpu_span_ms : 0;
+}
+
 void CpuEngine::step(int generations) {
   if (generations < 0) throw InputError("cannot step a negative number of generations");
   if (generations == 0 || instances_.empty()) return;  // no frame, as on CUDA
-  // Close the previous frame: its bars and its span (steps and display brackets).
-  if (!instances_.empty() && frame_start_ > 0 && frame_timed_) {
-    timeline_.clear();
-    double begin = 1e300, end = -1e300, busy = 0;
-    for (std::size_t i = 0; i < instances_.size(); ++i) {
-      const Instance& in = *instances_[i];
-      const int row = mode_ == StreamMode::per_instance ? static_cast<int>(i) : 0;
-      timeline_.push_back({i, row, TimelineBar::Kind::step, in.last_step_start - frame_start_,
-                           in.last_step_end - frame_start_});
-      begin = std::min(begin, in.last_step_start);
-      end = std::max(end, in.last_step_end);
-      busy += in.last_step_end - in.last_step_start;
-      if (in.last_display_end >= in.last_display_start && in.last_display_start >= frame_start_) {
-        timeline_.push_back({i, row, TimelineBar::Kind::display, in.last_display_start - frame_start_,
-                             in.last_display_end - frame_start_});
-        end = std::max(end, in.last_display_end);
-        busy += in.last_display_end - in.last_display_start;
-      }
-    }
-    frame_.valid = end > begin;
-    frame_.gpu_span_ms = frame_.valid ? end - begin : 0;
-    frame_.busy_ms = busy;
-    frame_.concurrency = frame_.gpu_span_ms > 0 ? busy / frame_.gpu_span_ms : 0;
-  }
+  if (frame_count_ > 0 && frame_timed_) close_frame(frame_count_ - 1);
   // Reading the clock costs nothing here, but the period means the same on both backends.
   frame_timed_ = frames_to_timed_ == 0;
   frames_to_timed_ = frame_timed_ ? timing_period_ - 1 : frames_to_timed_ - 1;
-  frame_start_ = now_ms();
+  const std::uint64_t frame = frame_count_++;
   for (auto& p : instances_) {
     Instance& in = *p;
     const double t0 = now_ms();
@@ -315,6 +335,7 @@ void CpuEngine::step(int generations) {
     }
     const double t1 = now_ms();
     in.generation += static_cast<std::uint64_t>(generations);
+    in.step_frame = frame;
     in.last_step_start = t0;
     in.last_step_end = t1;
     in.last_generations = generations;
@@ -325,14 +346,19 @@ void CpuEngine::step(int generations) {
 bool CpuEngine::begin_display(std::size_t index) {
   Instance& in = at(index);
   if (!frame_timed_) return false;
+  const std::uint64_t frame = frame_count_ - 1;
+  if (in.step_frame != frame || in.display_frame == frame) return false;
+  in.display_frame = frame;
+  in.display_ended = false;
   in.last_display_start = now_ms();
   return true;
 }
 
 void CpuEngine::end_display(std::size_t index) {
   Instance& in = at(index);
-  if (!frame_timed_) return;
+  if (!frame_timed_ || in.display_frame != frame_count_ - 1 || in.display_ended) return;
   in.last_display_end = now_ms();
+  in.display_ended = true;
   in.display_ms.add(in.last_display_end - in.last_display_start);
 }
 
@@ -356,6 +382,29 @@ InstanceStatus CpuEngine::status(std::size_t index) const {
   const double gens = static_cast<double>(in.last_generations);
   s.cups = s.step_ms.mean > 0 ? gens * s.width * static_cast<double>(s.height) / (s.step_ms.mean * 1e-3) : 0;
   return s;
+}
+
+void CpuEngine::request_snapshots(std::uint64_t max_cells) {
+  for (auto& p : instances_) {
+    Instance& in = *p;
+    const auto cells =
+        static_cast<std::uint64_t>(in.cells.width()) * static_cast<std::uint64_t>(in.cells.height());
+    if (cells > max_cells) continue;
+    try {
+      in.snapshot = CpuSnapshot{in.generation, in.rule, in.cells};
+    } catch (const std::bad_alloc&) {
+      // No room for the copy: this instance keeps its previous snapshot, if any.
+    }
+  }
+}
+
+std::vector<HostSnapshot> CpuEngine::snapshots() const {
+  std::vector<HostSnapshot> out;
+  for (std::size_t i = 0; i < instances_.size(); ++i) {
+    const auto& snap = instances_[i]->snapshot;
+    if (snap) out.push_back(HostSnapshot{i, snap->generation, snap->rule, snap->cells});
+  }
+  return out;
 }
 
 Lattice CpuEngine::read(std::size_t index) { return at(index).cells; }

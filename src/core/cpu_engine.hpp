@@ -18,7 +18,8 @@ void cpu_run(Lattice& lattice, const Rule& rule, long long generations, int thre
 
 /// The Engine on the host. Variants are kept and reported per instance (scripts and the panel
 /// behave the same on both backends) but every variant runs the CPU reference. step() runs
-/// synchronously; its timings are wall-clock times of each instance's step.
+/// synchronously; its timings are wall-clock times of each instance's step. Snapshots are copies
+/// of the lattices made at request.
 class CpuEngine final : public Engine {
  public:
   explicit CpuEngine(int threads = 0);
@@ -26,6 +27,7 @@ class CpuEngine final : public Engine {
 
   std::string backend() const override { return "cpu"; }
   std::string device_name() const override;
+  int cuda_device() const override { return -1; }
   std::size_t size() const override { return instances_.size(); }
 
   void add(const InstanceSpec& spec) override;
@@ -52,6 +54,9 @@ class CpuEngine final : public Engine {
   bool begin_display(std::size_t index) override;
   void end_display(std::size_t index) override;
 
+  void request_snapshots(std::uint64_t max_cells) override;
+  std::vector<HostSnapshot> snapshots() const override;
+
   Lattice read(std::size_t index) override;
   StateSummary summarize(std::size_t index) override;
   void finish() override {}
@@ -64,13 +69,15 @@ class CpuEngine final : public Engine {
   std::unique_ptr<Instance> make_instance(const InstanceSpec& spec) const;
   Instance& at(std::size_t index);
   const Instance& at(std::size_t index) const;
+  /// The timings of frame `frame` (the last step's) from its steps and display brackets.
+  void close_frame(std::uint64_t frame);
 
   int threads_;
   StreamMode mode_ = StreamMode::per_instance;
   std::vector<std::unique_ptr<Instance>> instances_;
   FrameTimings frame_;
   std::vector<TimelineBar> timeline_;
-  double frame_start_ = 0;  // steady-clock ms at the start of the current frame's step()
+  std::uint64_t frame_count_ = 0;  // frames started by step()
   int timing_period_ = 1;
   int frames_to_timed_ = 0;   // frames before the next timed one
   bool frame_timed_ = false;  // the current frame (the last step) is timed

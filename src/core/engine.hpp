@@ -12,6 +12,13 @@
 //  * set_variant() keeps the state exactly (same hash before and after).
 //  * read()/summarize()/finish() block; they are for saving, tests and the CLI, not the frame loop.
 //    request_summaries() + status().summary give the same figures without blocking.
+//  * A frame is one step() of at least one generation. Its timings (span, busy time, timeline bars)
+//    cover that frame's work only: its steps and the first display bracket of each instance after
+//    it; redraws without a step (a paused app) are not timed, so a pause never shows as a span.
+//  * request_snapshots() + snapshots() keep a host copy of every instance for recovery after a
+//    fatal device error: snapshots() reads host memory only and still answers after one.
+//  * cuda_device() names the CUDA device the state lives on (-1: host memory), so that a front
+//    end can put its drawing on the same device without knowing the concrete engine.
 #pragma once
 
 #include <array>
@@ -110,6 +117,15 @@ struct FrameTimings {
   double concurrency = 0;  // busy / span
 };
 
+/// A host copy of an instance's state, kept for recovery after a fatal device error
+/// (Engine::request_snapshots).
+struct HostSnapshot {
+  std::size_t instance = 0;
+  std::uint64_t generation = 0;
+  Rule rule;
+  Lattice cells;
+};
+
 /// One bar of the frame timeline: work of one instance on one stream, in ms from the frame's
 /// start (the earliest start event of that frame).
 struct TimelineBar {
@@ -130,6 +146,8 @@ class Engine {
 
   virtual std::string backend() const = 0;  // "cpu" | "cuda"
   virtual std::string device_name() const = 0;
+  /// The CUDA device (ordinal) that holds the instances' state, or -1 when it is in host memory.
+  virtual int cuda_device() const = 0;
   virtual std::size_t size() const = 0;
 
   virtual void add(const InstanceSpec& spec) = 0;
@@ -149,8 +167,8 @@ class Engine {
   virtual StreamMode stream_mode() const = 0;
 
   /// Timings come from one frame in `period` (1..kMaxTimingPeriod; 1, the default, times every
-  /// frame): on CUDA each timed frame records a start and an end event per instance, which costs
-  /// the host 1-1.6 us each, as much as the instance's graph launch (bench/NOTES.md). The rolling
+  /// frame): on CUDA each timed frame records a start and an end event per instance, which cost
+  /// the host about as much as the instance's graph launch (bench/NOTES.md). The rolling
   /// statistics, the frame's span and the timeline come from the timed frames only; the next frame
   /// after a change is timed. Throws InputError outside 1..kMaxTimingPeriod, changing nothing.
   virtual void set_timing_period(int period) = 0;
@@ -169,10 +187,21 @@ class Engine {
 
   /// The renderer brackets the display work of an instance in each timed frame (after step()):
   /// on CUDA these record events on the instance's stream; on the CPU they read the clock.
-  /// begin_display returns whether it began a bracket (false on untimed frames and for an
-  /// instance added after the frame's step); end_display closes only a begun one.
+  /// begin_display returns whether it began a bracket: false on untimed frames, for an instance
+  /// added after the frame's step, and once the frame has a bracket for the instance (redraws
+  /// before the next step, as while paused, belong to no timed frame); end_display closes only a
+  /// begun one.
   virtual bool begin_display(std::size_t index) = 0;
   virtual void end_display(std::size_t index) = 0;
+
+  /// Starts a host copy of every instance of at most `max_cells` cells and never blocks: on CUDA
+  /// the state goes to pinned memory asynchronously (an instance whose previous copy is still in
+  /// flight, or whose staging buffer does not fit, is skipped); on the CPU the lattices are copied
+  /// at once (an instance whose copy does not fit in host memory is skipped).
+  virtual void request_snapshots(std::uint64_t max_cells) = 0;
+  /// The newest finished copy of each instance that has one, `instance` being its present index.
+  /// Reads host memory only, so it still answers after a fatal device error (never a DeviceError).
+  virtual std::vector<HostSnapshot> snapshots() const = 0;
 
   virtual Lattice read(std::size_t index) = 0;
   virtual StateSummary summarize(std::size_t index) = 0;

@@ -14,8 +14,9 @@
 
 namespace ls {
 
-/// Number of usable CUDA devices; 0 (and the reason in *why_none) when there is no driver or
-/// device. Never throws.
+/// Number of usable CUDA devices; 0 when there is no driver or device, with the reason in
+/// *why_none: what is missing ("no NVIDIA driver is loaded", "no CUDA device found", a driver older
+/// than the runtime) and what the runtime answered. Never throws.
 int cuda_device_count(std::string* why_none = nullptr);
 
 /// What the renderer needs to draw an instance from the device: its current (front) lattice and
@@ -28,15 +29,6 @@ struct DeviceLatticeView {
   cudaStream_t stream = nullptr;
 };
 
-/// A host copy of an instance's state, kept for recovery after a fatal device error (see
-/// CudaEngine::request_snapshots).
-struct HostSnapshot {
-  std::size_t instance = 0;
-  std::uint64_t generation = 0;
-  Rule rule;
-  Lattice cells;
-};
-
 class CudaEngine final : public Engine {
  public:
   /// Throws DeviceError if the device cannot be used.
@@ -45,6 +37,7 @@ class CudaEngine final : public Engine {
 
   std::string backend() const override { return "cuda"; }
   std::string device_name() const override;
+  int cuda_device() const override { return device(); }
   std::size_t size() const override;
 
   void add(const InstanceSpec& spec) override;
@@ -70,6 +63,12 @@ class CudaEngine final : public Engine {
   bool begin_display(std::size_t index) override;
   void end_display(std::size_t index) override;
 
+  /// Each instance's state is converted to the bit layout into a device staging buffer on its own
+  /// stream, then copied into pinned host memory on a low-priority stream; the newest finished copy
+  /// stays readable while the next is in flight. snapshots() polls events without throwing.
+  void request_snapshots(std::uint64_t max_cells) override;
+  std::vector<HostSnapshot> snapshots() const override;
+
   Lattice read(std::size_t index) override;
   StateSummary summarize(std::size_t index) override;
   void finish() override;
@@ -83,15 +82,6 @@ class CudaEngine final : public Engine {
   /// For the renderer (src/render): the instance's front lattice and stream.
   DeviceLatticeView device_view(std::size_t index) const;
   int device() const;
-
-  /// Starts an asynchronous host snapshot of every instance of at most `max_cells` cells: its
-  /// state is converted to the bit layout into a device staging buffer on its own stream, then
-  /// copied into pinned host memory on a low-priority stream. Never blocks; an instance whose
-  /// previous snapshot is still in flight, or whose staging buffer does not fit, is skipped.
-  void request_snapshots(std::uint64_t max_cells);
-  /// The newest finished snapshot of each instance that has one. Reads host memory only (polling
-  /// events without throwing), so it still works after a fatal device error.
-  std::vector<HostSnapshot> snapshots() const;
 
  private:
   struct Impl;

@@ -1,7 +1,9 @@
 // test_cpu_engine.cpp — facts about Life on the CPU reference engine.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "core/cpu_engine.hpp"
@@ -205,6 +207,102 @@ TEST(CpuEngine, TimingPeriodTimesOneFrameInN) {
   Lattice reference = Lattice::random(64, 64, 0.25, 1);
   cpu_run(reference, Rule::life(), 31);
   EXPECT_EQ(e.summarize(1).hash, reference.hash());
+}
+
+// The recovery snapshots of the CPU engine are copies of its lattices made when asked: they keep
+// that generation's cells and rule while the instance steps on, follow the instance when an
+// earlier one is removed, and leave out lattices above the size asked for.
+TEST(CpuEngine, SnapshotsAreTheLatticesAtTheRequest) {
+  CpuEngine e(1);
+  EXPECT_EQ(e.cuda_device(), -1);  // the state is in host memory
+  InstanceSpec s;
+  s.width = 64;
+  s.height = 32;
+  e.add(s);
+  s.rule = parse_rule("B36/S23");
+  s.init = RandomInit{0.4, 9};
+  e.add(s);
+  InstanceSpec big = s;
+  big.width = 128;
+  big.height = 128;
+  e.add(big);
+  EXPECT_TRUE(e.snapshots().empty());  // none asked for yet
+  e.step(5);
+  const Lattice at5[] = {e.read(0), e.read(1)};
+  e.request_snapshots(64 * 32);
+  e.step(3);
+  std::vector<HostSnapshot> snaps = e.snapshots();
+  ASSERT_EQ(snaps.size(), 2u);  // not the 128x128 instance
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(snaps[i].instance, i);
+    EXPECT_EQ(snaps[i].generation, 5u);
+    EXPECT_EQ(snaps[i].rule, e.status(i).rule);
+    EXPECT_EQ(snaps[i].cells, at5[i]);
+    EXPECT_NE(snaps[i].cells, e.read(i)) << "the snapshot followed the lattice";
+  }
+  e.remove(0);
+  snaps = e.snapshots();
+  ASSERT_EQ(snaps.size(), 1u);
+  EXPECT_EQ(snaps[0].instance, 0u);
+  EXPECT_EQ(snaps[0].cells, at5[1]);
+  e.request_snapshots(128 * 128);
+  snaps = e.snapshots();
+  ASSERT_EQ(snaps.size(), 2u);
+  for (const HostSnapshot& snap : snaps) {
+    EXPECT_EQ(snap.generation, 8u);
+    EXPECT_EQ(snap.cells, e.read(snap.instance));
+  }
+}
+
+/// Redraws the instances the way a paused app does (no step), every few ms for `ms` ms; returns
+/// how many of those redraws the engine took as timed display work.
+int redraw_while_paused(Engine& e, int ms) {
+  int bracketed = 0;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  while (std::chrono::steady_clock::now() < until) {
+    for (std::size_t i = 0; i < e.size(); ++i) {
+      if (e.begin_display(i)) {
+        ++bracketed;
+        e.end_display(i);
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return bracketed;
+}
+
+// Issue 10: paused (Space) for a while, then one step (N): the panel showed a span of the whole
+// pause and a concurrency near 0. A frame covers its own step and its first display only.
+TEST(CpuEngine, AStepAfterAPauseSpansItsOwnWorkNotThePause) {
+  constexpr int kPauseMs = 400;
+  constexpr double kFrameMs = 100;  // 64x64 steps take microseconds; room for a loaded host
+  CpuEngine e(1);
+  InstanceSpec s;
+  s.width = 64;
+  s.height = 64;
+  e.add(s);
+  e.add(s);
+  const auto check_frame = [&](const char* which) {
+    SCOPED_TRACE(which);
+    const FrameTimings f = e.frame_timings();
+    ASSERT_TRUE(f.valid);
+    EXPECT_LT(f.gpu_span_ms, kFrameMs);
+    EXPECT_GT(f.concurrency, 0.0);
+    const auto bars = e.timeline();
+    EXPECT_EQ(bars.size(), 4u);  // a step and a display bar per instance
+    for (const TimelineBar& bar : bars) {
+      EXPECT_GE(bar.start_ms, 0.0);
+      EXPECT_LE(bar.start_ms, bar.end_ms);
+      EXPECT_LE(bar.end_ms, f.gpu_span_ms + 1e-9);
+    }
+  };
+  e.step(1);
+  EXPECT_EQ(redraw_while_paused(e, kPauseMs), 2);  // the frame's own display, then only redraws
+  e.step(1);                                       // N: closes the frame before the pause
+  check_frame("the frame before the pause");
+  EXPECT_EQ(redraw_while_paused(e, kPauseMs), 2);
+  e.step(1);  // closes N's frame
+  check_frame("the single step after the pause");
 }
 
 }  // namespace

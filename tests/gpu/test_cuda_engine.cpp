@@ -5,10 +5,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include <chrono>
 #include <cstdio>
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -265,6 +267,59 @@ TEST_F(CudaEngineTest, StepMakesNoHostSyncsAndTimingsArrive) {
     EXPECT_GT(s.step_ms.mean, 0.0);
     EXPECT_GT(s.cups, 0.0);
   }
+}
+
+/// Redraws every instance the way a paused app does (no step), every few ms for `ms` ms; returns how
+/// many of those redraws the engine took as timed display work.
+int redraw_while_paused(Engine& e, int ms) {
+  int bracketed = 0;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  while (std::chrono::steady_clock::now() < until) {
+    for (std::size_t i = 0; i < e.size(); ++i) {
+      if (e.begin_display(i)) {
+        ++bracketed;
+        e.end_display(i);
+      }
+    }
+    e.request_summaries();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return bracketed;
+}
+
+// Issue 10: paused (Space) for a while, then one step (N): the panel showed "GPU span 1352 ms" and
+// a concurrency of 0.01x, because every paused redraw re-recorded the frame's display events. A
+// frame's span covers its own steps and its first display only, and every bar lies inside it.
+TEST_F(CudaEngineTest, AStepAfterAPauseSpansItsOwnWorkNotThePause) {
+  constexpr int kPauseMs = 400;
+  constexpr double kFrameMs = 100;  // a frame of two 256x256 instances takes well under 1 ms
+  CudaEngine engine;
+  engine.add(random_spec(256, 256, 0.3, 61, Variant::bitpacked, Rule::life(), 4));
+  engine.add(random_spec(256, 256, 0.3, 62, Variant::shared, Rule::life(), 4));
+  const auto check_frame = [&](const char* which) {
+    SCOPED_TRACE(which);
+    const FrameTimings f = engine.frame_timings();
+    ASSERT_TRUE(f.valid);
+    EXPECT_LT(f.gpu_span_ms, kFrameMs);
+    EXPECT_GT(f.concurrency, 0.0);
+    const auto bars = engine.timeline();
+    EXPECT_EQ(bars.size(), 2 * engine.size());  // a step and a display bar per instance
+    for (const TimelineBar& bar : bars) {
+      EXPECT_GE(bar.start_ms, 0.0);
+      EXPECT_LE(bar.start_ms, bar.end_ms);
+      EXPECT_LE(bar.end_ms, f.gpu_span_ms + 1e-6);
+    }
+  };
+  engine.step(1);
+  EXPECT_EQ(redraw_while_paused(engine, kPauseMs), 2);  // the frame's own display, then only redraws
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);      // complete when the next step reads it
+  engine.step(1);                                       // N: reads the frame before the pause
+  EXPECT_EQ(engine.host_syncs_in_last_step(), 0u);
+  check_frame("the frame before the pause");
+  EXPECT_EQ(redraw_while_paused(engine, kPauseMs), 2);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  engine.step(1);  // reads N's frame
+  check_frame("the single step after the pause");
 }
 
 // With the timing period at N only one frame in N carries timing events: the statistics count
@@ -613,6 +668,33 @@ TEST_F(CudaEngineTest, SnapshotsCopyTheStateToTheHost) {
     EXPECT_EQ(newer[i].generation, 13u);
     EXPECT_EQ(difference(newer[i].cells, reference), "");
   }
+}
+
+// Through the Engine interface alone, as the app's recovery uses it: the engine names its device,
+// and its snapshots are the lattices at the request (here after finish(), so they have landed).
+TEST_F(CudaEngineTest, SnapshotsThroughTheEngineInterfaceAreTheLatticesAtTheRequest) {
+  CudaEngine cuda;
+  Engine& engine = cuda;
+  EXPECT_EQ(engine.cuda_device(), cuda.device());
+  for (Variant v : kAllVariants) engine.add(random_spec(128, 96, 0.35, 23, v, parse_rule("B36/S23"), 3));
+  EXPECT_TRUE(engine.snapshots().empty());
+  engine.step(6);
+  std::vector<Lattice> at6;
+  for (std::size_t i = 0; i < engine.size(); ++i) at6.push_back(engine.read(i));
+  engine.request_snapshots(128 * 96);
+  engine.step(2);
+  engine.finish();
+  const std::vector<HostSnapshot> snaps = engine.snapshots();
+  ASSERT_EQ(snaps.size(), engine.size());
+  for (const HostSnapshot& snap : snaps) {
+    SCOPED_TRACE("instance " + std::to_string(snap.instance));
+    EXPECT_EQ(snap.generation, 6u);
+    EXPECT_EQ(snap.rule, parse_rule("B36/S23"));
+    EXPECT_EQ(difference(snap.cells, at6[snap.instance]), "");
+  }
+  engine.request_snapshots(128 * 96 - 1);  // below every lattice: nothing new, the old ones stay
+  engine.finish();
+  EXPECT_EQ(engine.snapshots().size(), engine.size());
 }
 
 // 1000 cycles of adding, removing, resizing, switching variants, k and stream modes around two

@@ -1,0 +1,96 @@
+// frame_launch.cpp — implements frame_launch.hpp: the kernels of a frame, per variant, launched
+// directly or from an instance's cached frame graph.
+#include "sim/frame_launch.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "life_kernels.hpp"
+#include "sim/instance.hpp"
+
+namespace ls::sim {
+
+namespace {
+
+/// Enqueues `generations` generations of `inst` on `stream`, alternating between its two buffers
+/// from the front one; the result lies in the back buffer after an odd number of launches
+/// (launch_count). Changes nothing in `inst`, so it can also be captured into a frame graph.
+void enqueue_generations(const Instance& inst, int generations, cudaStream_t stream) {
+  const kernels::RuleMasks rule{inst.rule.birth, inst.rule.survive};
+  const int w = inst.width, h = inst.height;
+  void* front = inst.front;
+  void* back = inst.back;
+  int left = generations;
+  while (left > 0) {
+    int done = 1;
+    switch (inst.variant) {
+      case Variant::naive:
+        kernels::launch_step_naive(static_cast<const std::int32_t*>(front), static_cast<std::int32_t*>(back),
+                                   w, h, rule, stream);
+        break;
+      case Variant::global:
+        kernels::launch_step_global(static_cast<const std::uint8_t*>(front), static_cast<std::uint8_t*>(back),
+                                    w, h, rule, stream);
+        break;
+      case Variant::shared:
+        kernels::launch_step_shared(static_cast<const std::uint8_t*>(front), static_cast<std::uint8_t*>(back),
+                                    w, h, rule, stream);
+        break;
+      case Variant::iterate:
+        done = std::min(launch_depth(inst), left);
+        kernels::launch_step_iterate(static_cast<const std::uint8_t*>(front),
+                                     static_cast<std::uint8_t*>(back), w, h, rule, done, stream);
+        break;
+      case Variant::bitpacked:
+        done = std::min(inst.k, left);
+        kernels::launch_step_bitpacked(static_cast<const std::uint32_t*>(front),
+                                       static_cast<std::uint32_t*>(back), w, h, rule, done, stream);
+        break;
+    }
+    std::swap(front, back);
+    left -= done;
+  }
+}
+
+/// Launches that enqueue_generations makes for `generations` generations.
+int launch_count(const Instance& inst, int generations) {
+  const int depth = launch_depth(inst);
+  return variant_iterates(inst.variant) ? (generations + depth - 1) / depth : generations;
+}
+
+}  // namespace
+
+int launch_depth(const Instance& inst) {
+  return inst.variant == Variant::iterate ? std::min(inst.k, std::max(1, kernels::iterate_max_depth()))
+                                          : inst.k;
+}
+
+void enqueue_frame(Instance& inst, const TimingSlot* slot, int generations, cudaStream_t stream,
+                   const GraphCapture& graphs) {
+  const int launches = launch_count(inst, generations);
+  const FrameShape shape{inst.variant,      inst.k,           generations, inst.rule.birth,
+                         inst.rule.survive, inst.memory.get()};
+  FrameGraphs& cache = inst.frame_graphs;
+  if (shape == cache.shape) {
+    ++cache.shape_frames;
+  } else {
+    cache.shape = shape;
+    cache.shape_frames = 1;
+    cache.drop();
+  }
+  if (slot) slot->step_start.record(stream);
+  if (graphs.on && cache.shape_frames >= kFramesBeforeGraph && launches <= kMaxGraphLaunches) {
+    cuda::GraphExec& graph = cache.graphs[inst.front == inst.memory.get() ? 0 : 1];
+    if (!graph)
+      graph = cuda::capture(graphs.stream.get(),
+                            [&](cudaStream_t c) { enqueue_generations(inst, generations, c); });
+    graph.launch(stream);
+  } else {
+    enqueue_generations(inst, generations, stream);
+  }
+  if (slot) slot->step_end.record(stream);
+  if (launches % 2 == 1) std::swap(inst.front, inst.back);
+  inst.generation += static_cast<std::uint64_t>(generations);
+}
+
+}  // namespace ls::sim

@@ -1,0 +1,66 @@
+// frame_launch.hpp — enqueueing one frame of an instance: its kernels for the frame's generations,
+// bracketed by its timing events on timed frames, and replayed from a cached CUDA graph once the
+// same frame shape repeats.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "core/engine.hpp"
+#include "sim/cuda_handles.hpp"
+
+namespace ls::sim {
+
+struct Instance;
+struct TimingSlot;
+
+/// A frame is replayed from a graph once the same frame shape has come this many frames in a row
+/// (so that runs whose steps vary, like tests and `lifestreams run`, make no graphs).
+inline constexpr int kFramesBeforeGraph = 3;
+/// Frames of more launches run without a graph (instantiating one would cost more than it saves).
+inline constexpr int kMaxGraphLaunches = 64;
+
+/// Whether repeated work (frames, summaries) is replayed from CUDA graphs, and the stream the
+/// graphs are captured on: only ever captured into, never run.
+struct GraphCapture {
+  bool on = true;
+  cuda::Stream stream;
+};
+
+/// What one frame's work depends on besides the front buffer and the timing slot: a frame graph
+/// stays valid while these stay the same.
+struct FrameShape {
+  Variant variant = Variant::naive;
+  int k = 0;
+  int generations = 0;
+  std::uint32_t birth = 0;
+  std::uint32_t survive = 0;
+  const void* memory = nullptr;
+  bool operator==(const FrameShape&) const = default;
+};
+
+/// An instance's frame graphs: the kernels of one frame of `shape`, one graph per front buffer.
+/// They use the instance's buffers, so the instance destroys them before its memory.
+struct FrameGraphs {
+  FrameShape shape;
+  int shape_frames = 0;  // consecutive frames of `shape`
+  std::array<cuda::GraphExec, 2> graphs;
+  void drop() {
+    for (auto& graph : graphs) graph.reset();
+  }
+};
+
+/// Generations per launch as run: the instance's k, but for `iterate` no deeper than the GPU's
+/// shared memory per block allows (48 on Turing; 64 elsewhere).
+int launch_depth(const Instance& inst);
+
+/// Enqueues one frame of `inst` (on a timed frame, `slot`'s start event, `generations`
+/// generations, `slot`'s end event) on `stream` and advances its front buffer and generation. A
+/// frame that repeats the previous frames' shape replays its kernels from a graph made once per
+/// front buffer: one host call instead of one per launch, the host cost that bounds many small
+/// instances (bench/NOTES.md). The timing events stay outside the graph: recorded by a graph they
+/// cost the host more than recorded directly.
+void enqueue_frame(Instance& inst, const TimingSlot* slot, int generations, cudaStream_t stream,
+                   const GraphCapture& graphs);
+
+}  // namespace ls::sim

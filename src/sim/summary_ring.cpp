@@ -1,0 +1,99 @@
+// summary_ring.cpp — implements summary_ring.hpp: summary requests into pinned memory, polled in
+// order, the ring never losing the newest request.
+#include "sim/summary_ring.hpp"
+
+#include "sim/frame_launch.hpp"
+#include "sim/instance.hpp"
+
+namespace ls::sim {
+
+namespace {
+
+/// Non-blocking completion test; a real error throws DeviceError.
+bool event_done(cudaEvent_t event) {
+  const cudaError_t err = cudaEventQuery(event);
+  if (err == cudaSuccess) return true;
+  if (err == cudaErrorNotReady) {
+    // Not an error: make sure a later cudaGetLastError() check after a launch does not see it.
+    if (cudaPeekAtLastError() == cudaErrorNotReady) cudaGetLastError();
+    return false;
+  }
+  throw_cuda_error(err, "cudaEventQuery(event)", __FILE__, __LINE__);
+}
+
+}  // namespace
+
+void poll_summaries(const Instance& inst) {
+  const InstanceSummaries& sums = inst.summaries;
+  const auto* host = sums.results_host.as<const std::uint64_t>();
+  // Oldest request first; requests finish in order (one stream, or streams ordered by the mode
+  // switch), so the first pending one decides whether any later one can be done.
+  for (std::size_t n = 0; n < kSummaryRing; ++n) {
+    const std::size_t s = (sums.next + n) % kSummaryRing;
+    auto& slot = const_cast<SummarySlot&>(sums.slots[s]);
+    if (!slot.pending) continue;
+    if (!event_done(slot.done.get())) break;
+    slot.pending = false;
+    if (slot.sequence > sums.newest_sequence) {
+      sums.newest_sequence = slot.sequence;
+      sums.newest = StateSummary{slot.generation, host[s * kSummaryWords], host[s * kSummaryWords + 1]};
+    }
+  }
+}
+
+std::size_t SummaryRequests::request(Instance& inst, cudaStream_t stream, const GraphCapture& graphs,
+                                     std::uint64_t frame) {
+  InstanceSummaries& sums = inst.summaries;
+  if (sums.frame + 1 == frame)
+    ++sums.frames;
+  else if (sums.frame != frame)
+    sums.frames = 1;
+  sums.frame = frame;
+  std::size_t s = sums.next;
+  if (sums.slots[s].pending) poll_summaries(inst);
+  if (sums.slots[s].pending) {
+    // The ring is full (the host is more than kSummaryRing requests ahead of the device). Reusing
+    // the oldest slot would re-record the event poll_summaries waits on first, and a host that stays
+    // ahead would never see a summary finish. The newest pending request is replaced instead: the
+    // instance's work runs in order, so its results are written again after the first request's and
+    // its event is recorded after both; the oldest requests still land and the newest request is
+    // never lost.
+    s = (s + kSummaryRing - 1) % kSummaryRing;
+  } else {
+    sums.next = (s + 1) % kSummaryRing;
+  }
+  SummarySlot& slot = sums.slots[s];
+  const SummaryShape shape{inst.layout(), inst.memory.get()};
+  if (!(shape == inst.summary_graphs.shape)) {
+    inst.summary_graphs.shape = shape;
+    inst.summary_graphs.drop();
+  }
+  const auto enqueue = [&inst, s](cudaStream_t on) {
+    std::uint64_t* device_result = inst.results_device + s * kSummaryWords;
+    kernels::launch_summary(inst.layout(), inst.front, inst.width, inst.height, device_result, on);
+    CUDA_CHECK(cudaMemcpyAsync(inst.summaries.results_host.as<std::uint64_t>() + s * kSummaryWords,
+                               device_result, kSummaryWords * sizeof(std::uint64_t), cudaMemcpyDeviceToHost,
+                               on));
+  };
+  if (graphs.on && sums.frames >= kFramesBeforeGraph) {
+    const std::size_t buffer = inst.front == inst.memory.get() ? 0 : 1;
+    cuda::GraphExec& graph = inst.summary_graphs.graphs[buffer * kSummaryRing + s];
+    if (!graph) graph = cuda::capture(graphs.stream.get(), enqueue);
+    graph.launch(stream);
+  } else {
+    enqueue(stream);
+  }
+  slot.done.record(stream);
+  slot.sequence = ++sequence_;
+  slot.generation = inst.generation;
+  slot.pending = true;
+  return s;
+}
+
+StateSummary SummaryRequests::read(const Instance& inst, std::size_t s) {
+  const auto* host = inst.summaries.results_host.as<const std::uint64_t>();
+  return StateSummary{inst.summaries.slots[s].generation, host[s * kSummaryWords],
+                      host[s * kSummaryWords + 1]};
+}
+
+}  // namespace ls::sim

@@ -1,0 +1,103 @@
+// timing_ring.hpp — the CUDA engine's frame timings: which frames are timed (one in the timing
+// period), the events each instance records in them, and reading those events a frame or two late
+// into rolling statistics, the frame's span and its timeline, without ever waiting.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "core/stats.hpp"
+#include "sim/cuda_handles.hpp"
+
+namespace ls::sim {
+
+struct Instance;
+
+/// Frames of timing events each instance keeps: reading them a frame or two late never waits.
+inline constexpr std::size_t kTimingRing = 4;
+inline constexpr std::uint64_t kNoFrame = std::numeric_limits<std::uint64_t>::max();
+
+/// Timing events of one instance in one timed frame.
+struct TimingSlot {
+  std::uint64_t frame = kNoFrame;
+  int generations = 0;
+  bool display_begun = false;
+  bool display_ended = false;
+  cuda::Event step_start{cuda::Event::Create{}};
+  cuda::Event step_end{cuda::Event::Create{}};
+  cuda::Event display_start{cuda::Event::Create{}};
+  cuda::Event display_end{cuda::Event::Create{}};
+};
+
+/// An instance's part of the ring and the statistics read from it.
+struct InstanceTimings {
+  std::array<TimingSlot, kTimingRing> slots;
+  RollingStats step;
+  RollingStats display;
+  RollingStats generations;
+  void clear_stats() {
+    step.clear();
+    display.clear();
+    generations.clear();
+  }
+};
+
+class TimingRing {
+ public:
+  using InstanceList = std::vector<std::unique_ptr<Instance>>;
+
+  void set_period(int period);  // check_timing_period first
+  int period() const { return period_; }
+  /// Frames started by start_frame().
+  std::uint64_t frame_count() const { return frame_count_; }
+
+  /// Starts a frame: when it is timed, records its reference event on `reference_stream` (before
+  /// any of its work) and returns its ring slot, else -1.
+  int start_frame(StreamMode mode, cudaStream_t reference_stream);
+  /// Instance's slot `s` of the frame just started, claimed for a step of `generations`.
+  TimingSlot& claim(Instance& inst, int s, int generations) const;
+  /// The ring slot of the current frame (the last one started) if that frame is timed, else -1.
+  int current_timed_slot() const;
+
+  /// Records the start of the instance's display in the current timed frame, once per frame
+  /// (Engine::begin_display); end_display closes a begun one.
+  bool begin_display(Instance& inst, cudaStream_t stream) const;
+  void end_display(Instance& inst, cudaStream_t stream) const;
+
+  /// Reads the timings of finished timed frames (oldest first, never waiting). `all`: also the
+  /// current frame (after a synchronisation), else only frames older than the current one, whose
+  /// display brackets are recorded already.
+  void harvest(const InstanceList& instances, bool all);
+
+  const FrameTimings& newest_frame() const { return newest_frame_; }
+  const std::vector<TimelineBar>& newest_timeline() const { return newest_timeline_; }
+
+ private:
+  /// The reference event recorded first in each timed frame, so that bars on all streams share an
+  /// origin. Timed frames are numbered apart from frames (`timed`): the ring holds the newest
+  /// kTimingRing timed frames whatever the timing period.
+  struct FrameRecord {
+    std::uint64_t frame = kNoFrame;
+    std::uint64_t timed = kNoFrame;
+    StreamMode mode = StreamMode::per_instance;
+    cuda::Event reference{cuda::Event::Create{}};
+  };
+
+  bool read_frame(const InstanceList& instances, std::size_t s);
+
+  std::array<FrameRecord, kTimingRing> frames_;  // by timed frame number
+  std::uint64_t frame_count_ = 0;                // frames started
+  std::uint64_t timed_count_ = 0;                // timed frames started
+  std::uint64_t next_harvest_ = 0;               // oldest timed frame whose timings are not read yet
+  int period_ = 1;                               // set_period
+  int frames_to_timed_ = 0;                      // frames before the next timed one
+  FrameTimings newest_frame_;
+  std::vector<TimelineBar> newest_timeline_;
+};
+
+}  // namespace ls::sim
