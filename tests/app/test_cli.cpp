@@ -136,6 +136,29 @@ TEST(Cli, HelpNamesEachOptionsValue) {
   for (const Outcome* o : {&app, &run}) EXPECT_EQ(o->out.find(" TEXT"), std::string::npos) << o->out;
 }
 
+// A newcomer's `lifestreams --help` names the subcommands, one line each, after the app's options.
+TEST(Cli, HelpNamesTheRunAndBenchSubcommands) {
+  ScratchDir dir;
+  for (const char* args : {"--help", "-h", "--instances 2 --help"}) {
+    const Outcome app = run_app(dir, args);
+    EXPECT_EQ(app.status, 0) << args;
+    EXPECT_EQ(app.err, "") << args;
+    const std::size_t options = app.out.find("--display-path");
+    const std::size_t run = app.out.find("\n  lifestreams run ...");
+    const std::size_t bench = app.out.find("\n  lifestreams bench ...");
+    ASSERT_NE(run, std::string::npos) << args << ":\n" << app.out;
+    ASSERT_NE(bench, std::string::npos) << args << ":\n" << app.out;
+    EXPECT_LT(options, run) << app.out;
+    EXPECT_EQ(app.out.find('\n', run + 1), app.out.find("\n  lifestreams bench")) << "one line for run";
+  }
+  // Not on a refusal (one line on stderr, nothing on stdout), nor in the subcommands' own help.
+  const Outcome bad = run_app(dir, "--instances --help");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.out, "");
+  const Outcome run = run_app(dir, "run --help");
+  EXPECT_EQ(run.out.find("lifestreams bench ..."), std::string::npos) << run.out;
+}
+
 TEST(Cli, NumbersAreParsedStrictly) {
   EXPECT_EQ(parse_whole("--n", "0", 0, 10), 0);
   EXPECT_EQ(parse_whole("--n", "-3", -5, 10), -3);
