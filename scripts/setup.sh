@@ -28,6 +28,9 @@ echo "setup: installing ${missing[*]}"
 sudo=""
 if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# apt's own lines (-q: no progress bars) show that the minutes this can take are going somewhere.
+echo "setup: apt-get update"
+$sudo apt-get update -q
+echo "setup: apt-get install (${#missing[@]} packages)"
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 echo "setup: done"
