@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <system_error>
 
 #include "core/error.hpp"
@@ -20,20 +21,14 @@ namespace {
 // calls cost nothing next to the inflating.
 constexpr std::size_t kInflateChunk = std::size_t{256} << 10;
 
-bool is_gzip(std::string_view data) {
-  return data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x1f &&
-         static_cast<unsigned char>(data[1]) == 0x8b;
-}
-
 std::string mib(std::uintmax_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
 // zlib's inflate state, ended however the inflating ends.
 class Inflater {
  public:
-  explicit Inflater(const std::string& path) {
+  Inflater() {
     // 16 + MAX_WBITS: gzip's header and trailer (CRC-32 and length checked), not zlib's.
-    if (inflateInit2(&z_, 16 + MAX_WBITS) != Z_OK)
-      throw InputError(path + ": cannot inflate (out of memory)");
+    if (inflateInit2(&z_, 16 + MAX_WBITS) != Z_OK) throw InputError("cannot inflate (out of memory)");
   }
   ~Inflater() { inflateEnd(&z_); }
   Inflater(const Inflater&) = delete;
@@ -44,12 +39,19 @@ class Inflater {
   z_stream z_{};
 };
 
-// The text inside gzip data, stopped as soon as it passes `max_bytes`.
-std::string inflate_gzip(const std::string& path, std::string_view data, const std::string& noun,
-                         std::uintmax_t max_bytes) {
-  Inflater inflater(path);
+}  // namespace
+
+bool is_gzip(std::string_view data) {
+  return data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x1f &&
+         static_cast<unsigned char>(data[1]) == 0x8b;
+}
+
+std::string inflate_gzip(std::string_view data, std::uintmax_t max_bytes, const std::string& noun) {
+  Inflater inflater;
   z_stream& z = inflater.stream();
-  // The input is at most max_bytes (checked before reading), far below zlib's 4 GiB per call.
+  // zlib counts input in a uInt per call; files are far smaller (read_text_file's limit).
+  if (data.size() > std::numeric_limits<uInt>::max())
+    throw InputError("gzip data too large (" + std::to_string(data.size()) + " bytes)");
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
   z.avail_in = static_cast<uInt>(data.size());
   // One byte of room past the limit tells "exactly the limit" from "more".
@@ -63,28 +65,24 @@ std::string inflate_gzip(const std::string& path, std::string_view data, const s
     const int rc = inflate(&z, Z_NO_FLUSH);
     text.resize(text.size() - z.avail_out);
     if (text.size() > max_bytes)
-      throw InputError(path + ": gzip data inflates to more than " + mib(max_bytes) + ", too large for a " +
-                       noun);
+      throw InputError("gzip data inflates to more than " + mib(max_bytes) + ", too large for a " + noun);
     if (rc == Z_STREAM_END) {
       if (z.avail_in == 0) return text;
       // Another member follows (gzip's format allows several in a row); anything else is damage.
       if (!is_gzip(std::string_view(reinterpret_cast<const char*>(z.next_in), z.avail_in)))
-        throw InputError(path + ": corrupt gzip data (" + std::to_string(z.avail_in) +
+        throw InputError("corrupt gzip data (" + std::to_string(z.avail_in) +
                          " bytes after the end of the compressed data)");
       inflateReset(&z);
       continue;
     }
     if (rc == Z_OK) continue;
     // Z_BUF_ERROR: no progress though there was room for output, so the input ran out mid-stream.
-    if (rc == Z_BUF_ERROR)
-      throw InputError(path + ": truncated gzip data (it ends before the compressed data does)");
-    if (rc == Z_MEM_ERROR) throw InputError(path + ": cannot inflate (out of memory)");
-    throw InputError(path + ": corrupt gzip data (" +
+    if (rc == Z_BUF_ERROR) throw InputError("truncated gzip data (it ends before the compressed data does)");
+    if (rc == Z_MEM_ERROR) throw InputError("cannot inflate (out of memory)");
+    throw InputError("corrupt gzip data (" +
                      (z.msg ? std::string(z.msg) : "zlib error " + std::to_string(rc)) + ")");
   }
 }
-
-}  // namespace
 
 bool ends_with_icase(std::string_view name, std::string_view suffix) {
   if (name.size() < suffix.size()) return false;
@@ -121,7 +119,11 @@ std::string read_text_file(const std::string& path, const std::string& noun, con
   if (text.empty()) throw InputError(path + ": empty file, not a " + noun);
   if (gzip == Gzip::inflate) {
     if (is_gzip(text)) {
-      text = inflate_gzip(path, text, noun, max_bytes);
+      try {
+        text = inflate_gzip(text, max_bytes, noun);
+      } catch (const InputError& e) {
+        throw InputError(path + ": " + e.what());
+      }
       if (text.empty()) throw InputError(path + ": gzip data of an empty file, not a " + noun);
     } else if (ends_with_icase(path, ".gz")) {
       throw InputError(path + ": not gzip data (a .gz file starts with the bytes 1f 8b)");

@@ -25,6 +25,15 @@ enum class Gzip {
 std::string read_text_file(const std::string& path, const std::string& noun, const std::string& looks_like,
                            std::uintmax_t max_bytes, Gzip gzip = Gzip::refuse);
 
+/// Whether `data` starts with gzip's magic bytes (1f 8b).
+bool is_gzip(std::string_view data);
+
+/// The text inside gzip data (one member or several in a row). Throws InputError (no path; a
+/// caller adds it) for corrupt or truncated data, bytes after the end that are not another member,
+/// or text longer than `max_bytes`, which it finds while inflating: at most about `max_bytes` are
+/// ever held. `noun` names what the text should be ("pattern").
+std::string inflate_gzip(std::string_view data, std::uintmax_t max_bytes, const std::string& noun);
+
 /// True if `name` ends with `suffix`, ignoring ASCII case (`suffix` in lower case): ".rle", ".gz".
 bool ends_with_icase(std::string_view name, std::string_view suffix);
 
