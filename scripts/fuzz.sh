@@ -10,7 +10,7 @@ cd "$root"
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_rle fuzz_cells fuzz_rule fuzz_script)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_rle fuzz_cells fuzz_gzip fuzz_rule fuzz_script)
 build=${BUILD_DIR:-build-fuzz}
 
 LIFESTREAMS_FUZZ=1 scripts/setup.sh

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build pkg-config g++ python3
   libglfw3-dev libimgui-dev python3-glad libcli11-dev libstb-dev libgtest-dev
-  libegl-dev libgl-dev
+  libegl-dev libgl-dev zlib1g-dev
   xvfb xauth xdotool libgl1-mesa-dri libegl-mesa0 libglx-mesa0
 )
 # Optional extras: the fuzz and sanitizer builds (clang, libFuzzer runtime).
@@ -28,6 +28,9 @@ echo "setup: installing ${missing[*]}"
 sudo=""
 if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# apt's own lines (-q: no progress bars) show that the minutes this can take are going somewhere.
+echo "setup: apt-get update"
+$sudo apt-get update -q
+echo "setup: apt-get install (${#missing[@]} packages)"
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 echo "setup: done"

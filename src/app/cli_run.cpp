@@ -36,6 +36,7 @@ struct RunOptions {
   std::optional<std::string> rule;
   std::string backend = "auto";
   std::string variant = "bitpacked";
+  bool variant_given = false;  // --variant on the command line (the CPU engine then says it has none)
   int generations_per_launch = 16;
   long long every = 0;
   std::string output;
@@ -66,7 +67,10 @@ RunOptions to_options(const RunArgs& a) {
     o.rule = *a.rule;
   }
   if (a.backend) o.backend = *a.backend;
-  if (a.variant) o.variant = *a.variant;
+  if (a.variant) {
+    o.variant = *a.variant;
+    o.variant_given = true;
+  }
   if (a.generations_per_launch) {
     o.generations_per_launch = static_cast<int>(
         parse_whole("--generations-per-launch", *a.generations_per_launch, 1, kMaxGenerationsPerLaunch));
@@ -178,6 +182,9 @@ int run(const RunOptions& o) {
   engine->add(spec);  // InputError here (too large) still comes before any output
 
   const bool cpu = engine->backend() == "cpu";
+  if (cpu && o.variant_given)
+    std::cerr << "lifestreams run: note: --variant " << o.variant
+              << " applies to the CUDA backend; the CPU engine runs its reference code\n";
   std::printf("# backend=%s variant=%s device=%s rule=%s size=%dx%d\n", engine->backend().c_str(),
               cpu ? "cpu" : std::string(variant_name(spec.variant)).c_str(), engine->device_name().c_str(),
               rule_text.c_str(), spec.width, spec.height);

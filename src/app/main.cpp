@@ -1,4 +1,5 @@
 // main.cpp — `lifestreams`: dispatches to `run` (batch), `bench` (CUDA benchmark) or the app.
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 
@@ -9,6 +10,23 @@
 #if defined(LIFESTREAMS_HAVE_GUI)
 #include "app/gui_app.hpp"
 #endif
+
+namespace {
+
+// Follows the app's --help: the app's options are the window's, and the subcommands are main's to
+// name.
+constexpr const char* kSubcommands =
+    "\nSubcommands (each has its own --help):\n"
+    "  lifestreams run ...      no window: advance one lattice and print its population and hash\n"
+    "  lifestreams bench ...    benchmark the CUDA kernel variants on lattices of several sizes\n";
+
+bool asks_for_help(int argc, char** argv) {
+  return std::any_of(argv + 1, argv + argc, [](const char* a) {
+    return std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0;
+  });
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "run") == 0) return ls::run_main(argc - 1, argv + 1);
@@ -21,8 +39,16 @@ int main(int argc, char** argv) {
 #endif
   }
 #if defined(LIFESTREAMS_HAVE_GUI)
-  return ls::gui_main(argc, argv);
+  const int status = ls::gui_main(argc, argv);
+  // Status 0 with --help given: the app printed its help (a bad option elsewhere would be status 2).
+  if (status == 0 && asks_for_help(argc, argv)) std::cout << kSubcommands;
+  return status;
 #else
+  if (asks_for_help(argc, argv)) {
+    std::cout << "lifestreams: this build has no desktop app (configured with LIFESTREAMS_GUI=OFF)\n"
+              << kSubcommands;
+    return 0;
+  }
   std::cerr << "lifestreams: this build has no desktop app (configured with LIFESTREAMS_GUI=OFF); "
                "use `lifestreams run`\n";
   return 3;

@@ -11,7 +11,7 @@ namespace ls::app {
 /// The display's cost: the path the frame loop used and, measured after the loop in the same run,
 /// what filling every tile costs by each path (ms_per_tile < 0: not measured).
 struct DisplayFigures {
-  std::string path = "interop";  // the frame loop's display path
+  std::string path = "interop";  // the frame loop's display path for a CUDA engine
   double update_ms = 0;          // host time of filling the tiles, total over all frames
   double map_wait_ms = -1;       // interop: the render stream's wait in the map call, mean (-1: none)
   double map_host_ms = 0;        // interop: host time in the map and unmap calls, total over all frames
@@ -33,6 +33,10 @@ struct UiFigures {
   double draw_ms = 0;   // the GL calls that put the layer on screen, total over all frames
 };
 
+/// The report's display path for an engine whose lattices are on the host (the CPU engine): its
+/// tiles' pixels are made on the CPU and uploaded with glTextureSubImage2D.
+inline constexpr const char* kHostUploadPath = "host-upload";
+
 /// Figures gathered by the frame loop.
 struct RunFigures {
   long long frames = 0;
@@ -48,7 +52,8 @@ struct RunFigures {
 
 /// Writes {"device", "backend", "frames", "fps", "frame_ms": {"p50", "p95", "p99"}, "gpu_span_ms",
 /// "busy_ms", "concurrency", "host_syncs_per_frame", "timing_period", "display": {...}, "ui": {...},
-/// "instances": [...]} to `path` (overwrites).
+/// "instances": [...]} to `path` (overwrites). display.path is figures.display.path for the CUDA
+/// engine and kHostUploadPath for any other.
 /// Blocks on the engine (finish + summarize). Throws InputError when the file cannot be written.
 void write_report(const std::string& path, Engine& engine, const RunFigures& figures);
 

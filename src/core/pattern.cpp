@@ -223,14 +223,6 @@ void check_cell_count(std::size_t have, long long more, int line, int column) {
     throw text_error(line, column, "too many live cells (at most " + std::to_string(kMaxPatternCells) + ")");
 }
 
-bool ends_with_icase(std::string_view s, std::string_view suffix) {
-  if (s.size() < suffix.size()) return false;
-  for (std::size_t i = 0; i < suffix.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) != suffix[i]) return false;
-  }
-  return true;
-}
-
 // The RLE parser; `check_rule` as for parse_pattern.
 Pattern parse_rle_checking(std::string_view text, bool check_rule) {
   Pattern pattern;
@@ -390,6 +382,8 @@ Pattern parse_cells(std::string_view text) {
 }
 
 Pattern parse_pattern(std::string_view text, std::string_view name_hint, bool check_rule) {
+  // "glider.rle.gz" holds RLE: the format is the name's before the compression's suffix.
+  if (ends_with_icase(name_hint, ".gz")) name_hint.remove_suffix(3);
   if (ends_with_icase(name_hint, ".rle")) return parse_rle_checking(text, check_rule);
   if (ends_with_icase(name_hint, ".cells")) return parse_cells(text);
   Lines lines(text);
@@ -406,9 +400,16 @@ Pattern parse_pattern(std::string_view text, std::string_view name_hint, bool ch
   return parse_cells(text);
 }
 
+bool is_pattern_file_name(std::string_view name) {
+  if (ends_with_icase(name, ".gz")) name.remove_suffix(3);
+  return ends_with_icase(name, ".rle") || ends_with_icase(name, ".cells");
+}
+
 Pattern load_pattern_file(const std::string& path, bool check_rule) {
   // The limit keeps a dropped disk image or log from taking the app's memory; real patterns are far smaller.
-  const std::string text = read_text_file(path, "pattern", "RLE or .cells text", std::uintmax_t{64} << 20);
+  // Gzipped files (Golly's .rle.gz, .cells.gz) are inflated under the same limit.
+  const std::string text =
+      read_text_file(path, "pattern", "RLE or .cells text", std::uintmax_t{64} << 20, Gzip::inflate);
   try {
     return parse_pattern(text, path, check_rule);
   } catch (const InputError& e) {

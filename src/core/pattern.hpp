@@ -42,13 +42,20 @@ Pattern parse_rle(std::string_view text);
 Pattern parse_cells(std::string_view text);
 
 /// Parses by content: RLE if the first non-comment line starts with "x", else .cells.
-/// `name_hint` (a file name) chooses by extension when it is .rle or .cells. `check_rule` false:
+/// `name_hint` (a file name) chooses by extension when it is .rle or .cells, also before a final
+/// ".gz" (".rle.gz" is RLE). `check_rule` false:
 /// the RLE header's rule is kept as text unchecked (for a caller that replaces the file's rule).
 Pattern parse_pattern(std::string_view text, std::string_view name_hint = {}, bool check_rule = true);
 
-/// Reads and parses a file. InputError for a missing, unreadable, empty, binary or huge file,
-/// or a directory, naming the path. `check_rule` as for parse_pattern.
+/// Reads and parses a file, gzip-compressed too (Golly's .rle.gz and .cells.gz: gzip data is
+/// recognised by its magic bytes and inflated). InputError for a missing, unreadable, empty, binary
+/// or huge file, or a directory, and for gzip data that is corrupt, truncated or inflates past the
+/// same size limit (refused while inflating), naming the path. `check_rule` as for parse_pattern.
 Pattern load_pattern_file(const std::string& path, bool check_rule = true);
+
+/// Whether a file name is one a pattern list offers (folders, drops): .rle, .cells, .rle.gz or
+/// .cells.gz, in any case.
+bool is_pattern_file_name(std::string_view name);
 
 /// Writes RLE that Golly reads back: #N / #C lines, an optional "#CXRLE Pos=x,y" line when
 /// `pattern.pos` is set, the header "x = w, y = h, rule = R", lines of at most 70 columns,

@@ -5,6 +5,7 @@
 // GLFW after GLAD: GLAD provides the GL declarations.
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <string>
 
 #include "core/error.hpp"
@@ -25,7 +26,39 @@ bool init_glfw() {
   return glfwInit() == GLFW_TRUE;
 }
 
+// Shrinks a new (still hidden) window to fit the primary monitor's work area with its frame, and
+// centres it there when it had to shrink; a window that fits is left where the window manager puts it.
+void fit_to_work_area(GLFWwindow* window) {
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  if (!monitor) return;  // no monitor known (some remote displays): nothing to fit
+  int area_x = 0, area_y = 0, area_w = 0, area_h = 0;
+  glfwGetMonitorWorkarea(monitor, &area_x, &area_y, &area_w, &area_h);
+  // The frame's sides are known once a window exists and only with a window manager that says
+  // (_NET_FRAME_EXTENTS); without one they stay 0.
+  int left = 0, top = 0, right = 0, bottom = 0;
+  glfwGetWindowFrameSize(window, &left, &top, &right, &bottom);
+  const int room_w = area_w - left - right;
+  const int room_h = area_h - top - bottom;
+  WindowSize size;
+  glfwGetWindowSize(window, &size.width, &size.height);
+  const WindowSize fitted = fit_window_size(size, room_w, room_h);
+  if (fitted == size || room_w <= 0 || room_h <= 0) return;
+  glfwSetWindowSize(window, fitted.width, fitted.height);
+  glfwSetWindowPos(window, area_x + left + (room_w - fitted.width) / 2,
+                   area_y + top + (room_h - fitted.height) / 2);
+}
+
 }  // namespace
+
+WindowSize fit_window_size(WindowSize wanted, int max_width, int max_height) {
+  if (max_width <= 0 || max_height <= 0 || wanted.width <= 0 || wanted.height <= 0) return wanted;
+  if (wanted.width <= max_width && wanted.height <= max_height) return wanted;
+  const long long w = wanted.width, h = wanted.height;
+  // Integer arithmetic: 1600x900 into 1280x720 is exactly 1280x720 (a double scale can round it to 1279).
+  if (w * max_height >= h * max_width)  // the width is what limits
+    return {max_width, static_cast<int>(std::max(1LL, h * max_width / w))};
+  return {static_cast<int>(std::max(1LL, w * max_height / h)), max_height};
+}
 
 bool Window::display_available(std::string* why) {
   if (!init_glfw()) {
@@ -45,6 +78,8 @@ Window::Window(int width, int height, const std::string& title, bool vsync) : vs
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
   glfwWindowHint(GLFW_DEPTH_BITS, 0);
   glfwWindowHint(GLFW_STENCIL_BITS, 0);
+  // Hidden until it fits the screen: nothing shows at the size asked for and then jumps.
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
   window_ = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
   if (!window_) {
     const std::string why = g_last_glfw_error;
@@ -58,6 +93,8 @@ Window::Window(int width, int height, const std::string& title, bool vsync) : vs
     throw DeviceError("GLAD could not load OpenGL 4.5 core functions");
   }
   glfwSwapInterval(vsync ? 1 : 0);
+  fit_to_work_area(window_);
+  glfwShowWindow(window_);
   x11::watch_window(window_);
 }
 

@@ -7,11 +7,25 @@ struct GLFWwindow;
 
 namespace ls::render {
 
+struct WindowSize {
+  int width = 0;
+  int height = 0;
+  friend bool operator==(const WindowSize& a, const WindowSize& b) {
+    return a.width == b.width && a.height == b.height;
+  }
+};
+
+/// `wanted` if it fits in max_width x max_height, else the largest size of its aspect that does
+/// (each side at least 1). A limit of 0 or less: no limit.
+WindowSize fit_window_size(WindowSize wanted, int max_width, int max_height);
+
 /// Owns GLFW (init/terminate) and one window with a current GL 4.5 core context.
 class Window {
  public:
-  /// Throws DeviceError when there is no display ("no display: ..."), or the window or a GL 4.5
-  /// core context cannot be made.
+  /// Opens a width x height window, or a smaller one of the same aspect when that, with the window
+  /// manager's frame, would not fit in the primary monitor's work area (the screen less panels and
+  /// docks); a shrunk window is centred in the work area. Throws DeviceError when there is no
+  /// display ("no display: ..."), or the window or a GL 4.5 core context cannot be made.
   Window(int width, int height, const std::string& title, bool vsync);
   ~Window();
   Window(const Window&) = delete;

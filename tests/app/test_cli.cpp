@@ -136,6 +136,70 @@ TEST(Cli, HelpNamesEachOptionsValue) {
   for (const Outcome* o : {&app, &run}) EXPECT_EQ(o->out.find(" TEXT"), std::string::npos) << o->out;
 }
 
+// A newcomer's `lifestreams --help` names the subcommands, one line each, after the app's options.
+TEST(Cli, HelpNamesTheRunAndBenchSubcommands) {
+  ScratchDir dir;
+  for (const char* args : {"--help", "-h", "--instances 2 --help"}) {
+    const Outcome app = run_app(dir, args);
+    EXPECT_EQ(app.status, 0) << args;
+    EXPECT_EQ(app.err, "") << args;
+    const std::size_t options = app.out.find("--display-path");
+    const std::size_t run = app.out.find("\n  lifestreams run ...");
+    const std::size_t bench = app.out.find("\n  lifestreams bench ...");
+    ASSERT_NE(run, std::string::npos) << args << ":\n" << app.out;
+    ASSERT_NE(bench, std::string::npos) << args << ":\n" << app.out;
+    EXPECT_LT(options, run) << app.out;
+    EXPECT_EQ(app.out.find('\n', run + 1), app.out.find("\n  lifestreams bench")) << "one line for run";
+  }
+  // Not on a refusal (one line on stderr, nothing on stdout), nor in the subcommands' own help.
+  const Outcome bad = run_app(dir, "--instances --help");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.out, "");
+  const Outcome run = run_app(dir, "run --help");
+  EXPECT_EQ(run.out.find("lifestreams bench ..."), std::string::npos) << run.out;
+}
+
+// The CPU engine has no kernel variants: a --variant given says so once on stderr, and the
+// output lines are the ones a run without it prints.
+TEST(Cli, RunOnTheCpuSaysTheVariantIsForCuda) {
+  ScratchDir dir;
+  const std::string args = "run --backend cpu --width 64 --height 64 --generations 4 --every 2";
+  const Outcome plain = run_app(dir, args);
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(plain.err, "");
+  const Outcome with_variant = run_app(dir, args + " --variant bitpacked");
+  ASSERT_EQ(with_variant.status, 0) << with_variant.err;
+  EXPECT_EQ(with_variant.out, plain.out);
+  EXPECT_NE(with_variant.out.find("variant=cpu"), std::string::npos) << with_variant.out;
+  EXPECT_EQ(with_variant.err,
+            "lifestreams run: note: --variant bitpacked applies to the CUDA backend; the CPU engine runs its "
+            "reference code\n");
+}
+
+// `run --pattern` reads Golly's gzipped patterns: the same lines as the plain file.
+TEST(Cli, RunLoadsAGzippedPatternLikeThePlainOne) {
+  if (!test::have_program("gzip")) GTEST_SKIP() << "no gzip program to compress the test's file";
+  ScratchDir dir;
+  dir.write("glider.rle", "#N Glider\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n");
+  ASSERT_EQ(shell(dir, "gzip -c glider.rle >glider.rle.gz && gzip -c glider.rle >glider.RLE.GZ"), 0);
+  const std::string args = "run --backend cpu --generations 8 --every 4 --pattern ";
+  const Outcome plain = run_app(dir, args + "glider.rle");
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  for (const char* packed : {"glider.rle.gz", "glider.RLE.GZ"}) {
+    const Outcome r = run_app(dir, args + packed);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, plain.out) << packed;
+    EXPECT_EQ(r.err, "") << packed;
+  }
+  // A damaged one: exit 2, one line naming it, nothing on stdout.
+  ASSERT_EQ(shell(dir, "head -c 20 glider.rle.gz >cut.rle.gz"), 0);
+  const Outcome cut = run_app(dir, args + "cut.rle.gz");
+  EXPECT_EQ(cut.status, 2);
+  EXPECT_EQ(cut.out, "");
+  EXPECT_EQ(cut.err,
+            "lifestreams run: cut.rle.gz: truncated gzip data (it ends before the compressed data does)\n");
+}
+
 TEST(Cli, NumbersAreParsedStrictly) {
   EXPECT_EQ(parse_whole("--n", "0", 0, 10), 0);
   EXPECT_EQ(parse_whole("--n", "-3", -5, 10), -3);

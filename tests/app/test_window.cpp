@@ -1,6 +1,7 @@
 // test_window.cpp — the window under abuse (Xvfb, CPU backend): resized to 1x1 and back, to one
 // pixel wide or tall, minimised and restored, closed mid-frame or while minimised, Escape at 1x1,
-// destroyed by another client (also with a --screenshot asked for, which then cannot be drawn).
+// destroyed by another client (also with a --screenshot asked for, which then cannot be drawn);
+// opened at the default size on a screen smaller than that, it fits the screen.
 // Each run exits 0 with nothing on stderr (a GL error would end it with status 3 and a line; the
 // screenshot that cannot be drawn does, on purpose), and
 // its report shows the state a clean run reaches: every instance at the generation of the frames
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "app_test_util.hpp"
+#include "render/window.hpp"
 
 namespace ls::test {
 namespace {
@@ -25,14 +27,15 @@ struct Instance {
 
 /// Runs tests/app/window.sh SCENARIO under Xvfb; fails the test unless the app exits with `status`,
 /// its stderr is `err` and its report's instances are where a clean run would be.
+/// `screen` is the Xvfb screen, WxHxDEPTH.
 void run_window_scenario(const std::string& scenario, const ScratchDir& dir, int server, int status = 0,
-                         const std::string& err = "") {
+                         const std::string& err = "", const std::string& screen = "1280x800x24") {
 #if !defined(LS_FAKE_WM)
   GTEST_SKIP() << "built without X11 development files: no ls_fake_wm";
 #else
   ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
   ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
-  const std::string command = "XDG_CONFIG_HOME=\"$PWD/config\" " +
+  const std::string command = "XDG_CONFIG_HOME=\"$PWD/config\" LS_XVFB_SCREEN=" + screen + " " +
                               under_xvfb(server, "sh '" + source_dir() + "/tests/app/window.sh' " +
                                                      quoted_app() + " '" LS_FAKE_WM "' \"$PWD\" " + scenario);
   ASSERT_EQ(shell(dir, command), status) << dir.read("out.txt") << dir.read("app.err");
@@ -96,6 +99,39 @@ TEST(Window, DestroyedWithAScreenshotAskedForSaysItWasNotWritten) {
                       "lifestreams: --screenshot shot.png was not written: at the end the window was "
                       "minimised or gone\n");
   EXPECT_FALSE(std::filesystem::exists(dir.file("shot.png")));
+}
+
+TEST(WindowSize, ShrinksToFitKeepingTheAspect) {
+  using render::fit_window_size;
+  using render::WindowSize;
+  EXPECT_EQ(fit_window_size({1600, 900}, 1280, 720), (WindowSize{1280, 720}));
+  EXPECT_EQ(fit_window_size({1600, 900}, 1280, 1024), (WindowSize{1280, 720}));  // width limits
+  EXPECT_EQ(fit_window_size({1600, 900}, 1920, 650), (WindowSize{1155, 650}));   // height limits
+  EXPECT_EQ(fit_window_size({900, 600}, 1280, 720), (WindowSize{900, 600}));     // fits: unchanged
+  EXPECT_EQ(fit_window_size({1600, 900}, 1600, 900), (WindowSize{1600, 900}));
+  EXPECT_EQ(fit_window_size({5000, 1}, 100, 100), (WindowSize{100, 1}));   // never 0
+  EXPECT_EQ(fit_window_size({1600, 900}, 0, 0), (WindowSize{1600, 900}));  // no monitor known
+}
+
+// The default 1600x900 window on a 1280x720 screen (no window manager, so the work area is the
+// whole screen): it opens at 1280x720, the same 16:9, wholly on the screen.
+TEST(Window, DefaultSizeFitsA1280x720Screen) {
+  ScratchDir dir;
+  run_window_scenario("fit", dir, 200, 0, "", "1280x720x24");
+  if (HasFatalFailure() || IsSkipped()) return;
+  const std::string g = dir.read("geometry");
+  std::smatch x, y, w, h;
+  ASSERT_TRUE(std::regex_search(g, x, std::regex("X=(-?[0-9]+)")) &&
+              std::regex_search(g, y, std::regex("Y=(-?[0-9]+)")) &&
+              std::regex_search(g, w, std::regex("WIDTH=([0-9]+)")) &&
+              std::regex_search(g, h, std::regex("HEIGHT=([0-9]+)")))
+      << g;
+  EXPECT_GE(std::stoi(x[1]), 0) << g;
+  EXPECT_GE(std::stoi(y[1]), 0) << g;
+  EXPECT_LE(std::stoi(x[1]) + std::stoi(w[1]), 1280) << g;
+  EXPECT_LE(std::stoi(y[1]) + std::stoi(h[1]), 720) << g;
+  EXPECT_EQ(std::stoi(w[1]), 1280) << g;
+  EXPECT_EQ(std::stoi(h[1]), 720) << g;
 }
 
 }  // namespace

@@ -6,7 +6,9 @@
 #             minimised again and closed while minimised;
 #   escape:   resized to 1x1, Escape pressed;
 #   destroy:  the window destroyed by another client (XDestroyWindow, not a close request);
-#   destroy-screenshot: the same, with --screenshot shot.png asked for (nothing left to draw it on).
+#   destroy-screenshot: the same, with --screenshot shot.png asked for (nothing left to draw it on);
+#   fit:      opened at the default size (no --size), its geometry written to DIR/geometry
+#             (xdotool getwindowgeometry --shell), then closed.
 # Leaves the app's --report in DIR/report.json and its stderr in DIR/app.err.
 set -eu
 app=$1
@@ -16,7 +18,9 @@ scenario=$4
 cd "$dir"
 shot=
 [ "$scenario" != destroy-screenshot ] || shot=shot.png
-"$app" --backend cpu --width 128 --height 128 --size 900x600 --vsync off --report report.json \
+size=900x600
+[ "$scenario" != fit ] || size=
+"$app" --backend cpu --width 128 --height 128 ${size:+--size "$size"} --vsync off --report report.json \
   ${shot:+--screenshot "$shot"} 2>app.err &
 pid=$!
 wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^lifestreams$' | head -n 1)
@@ -65,6 +69,10 @@ case $scenario in
     ;;
   destroy | destroy-screenshot)
     xdotool windowclose "$wid"
+    ;;
+  fit)
+    xdotool getwindowgeometry --shell "$wid" >geometry
+    "$wm" close "$wid"
     ;;
 esac
 timeout 30 tail --pid="$pid" -f /dev/null

@@ -1,5 +1,6 @@
 #!/bin/sh
-# xvfb.sh START COMMAND [ARG...] — runs COMMAND under a fresh Xvfb (1280x800x24) from xvfb-run -a,
+# xvfb.sh START COMMAND [ARG...] — runs COMMAND under a fresh Xvfb (1280x800x24, or $LS_XVFB_SCREEN
+# such as 1280x720x24) from xvfb-run -a,
 # searching for a free display from START upwards (-n before -a: xvfb-run's -a searches from the
 # number set so far; tests run in parallel start at distinct numbers), and exits with COMMAND's status; when COMMAND fails, the server's log goes to stderr.
 # -noreset: by default Xvfb resets itself whenever its last client disconnects, and the reset also
@@ -10,7 +11,7 @@
 set -u
 start=$1
 shift
-xvfb-run -n "$start" -a -e xvfb.log -s '-screen 0 1280x800x24 -noreset' "$@"
+xvfb-run -n "$start" -a -e xvfb.log -s "-screen 0 ${LS_XVFB_SCREEN:-1280x800x24} -noreset" "$@"
 status=$?
 if [ "$status" -ne 0 ]; then
   echo "xvfb.sh: $1 exited with status $status; the X server said:" >&2

@@ -1,6 +1,8 @@
 // test_pattern.cpp — RLE and .cells: every header form, comments, wrapping, located errors, the round
-// trip through write_rle, the bundled patterns and the file loader's refusals.
+// trip through write_rle, the bundled patterns, gzipped files and the file loader's refusals.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -49,6 +51,24 @@ std::string read_file(const fs::path& path) {
 }
 
 const std::vector<ls::Cell> kGlider = cells_of({{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}});
+
+// `text` as one gzip member, as gzip(1) and Golly write it.
+std::string gzip(std::string_view text) {
+  z_stream z{};
+  // 16 + MAX_WBITS: a gzip header and trailer rather than zlib's.
+  if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw std::runtime_error("deflateInit2 failed");
+  std::string out(deflateBound(&z, static_cast<uLong>(text.size())), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int rc = deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  if (rc != Z_STREAM_END) throw std::runtime_error("deflate did not finish");
+  return out;
+}
 
 TEST(Rle, GolliesHeaderFormAndBody) {
   const ls::Pattern p =
@@ -257,10 +277,20 @@ TEST(Pattern, ChoosesTheFormatByExtensionThenContent) {
   EXPECT_EQ(ls::parse_pattern(".O\n..O\nOOO\n", "g.Cells").cells, kGlider);
   EXPECT_THROW(ls::parse_pattern("x = 3, y = 3\nbo$2bo$3o!", "g.cells"), ls::InputError);
   EXPECT_THROW(ls::parse_pattern(".O\n..O\nOOO\n", "g.rle"), ls::InputError);
+  // Before a final .gz, the name's own extension chooses.
+  EXPECT_EQ(ls::parse_pattern(".O\n..O\nOOO\n", "g.cells.GZ").cells, kGlider);
+  EXPECT_THROW(ls::parse_pattern(".O\n..O\nOOO\n", "g.rle.gz"), ls::InputError);
   // Other formats get a message that names them rather than a parse error.
   EXPECT_TRUE(
       starts_with(error_of([](std::string_view t) { return ls::parse_pattern(t); }, "#Life 1.06\n0 0\n"),
                   "line 1, column 1: Life 1.05/1.06 files are not supported"));
+}
+
+TEST(Pattern, FileNamesAPatternListOffers) {
+  for (const char* name : {"glider.rle", "g.cells", "dir/G.RLE", "glider.rle.gz", "g.cells.gz", "g.Cells.Gz"})
+    EXPECT_TRUE(ls::is_pattern_file_name(name)) << name;
+  for (const char* name : {"glider.txt", "g.gz", "rle", "g.rle.bz2", "g.lif", "g.rle.gz.txt", ""})
+    EXPECT_FALSE(ls::is_pattern_file_name(name)) << name;
 }
 
 TEST(WriteRle, GolliesLayout) {
@@ -458,6 +488,69 @@ TEST_F(PatternFiles, HugeFilesAreRefusedBeforeReading) {
   fs::resize_file(path, (std::uintmax_t{64} << 20) + 1);  // sparse: no disk space taken
   const std::string e = load_error(path);
   EXPECT_TRUE(starts_with(e, path + ": file too large for a pattern")) << e;
+}
+
+// Golly reads and writes gzipped patterns; they load to the same cells as the plain files.
+TEST_F(PatternFiles, GzippedFilesLoadToTheSameCellsAsPlainOnes) {
+  const std::string rle = "#N Glider\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n";
+  const ls::Pattern plain = ls::load_pattern_file(write("g.rle", rle));
+  const ls::Pattern packed = ls::load_pattern_file(write("g.rle.gz", gzip(rle)));
+  EXPECT_EQ(packed.cells, kGlider);
+  EXPECT_EQ(packed.cells, plain.cells);
+  EXPECT_EQ(packed.name, "Glider");
+  EXPECT_EQ(packed.rule_text, "B3/S23");
+  EXPECT_EQ(ls::load_pattern_file(write("g.cells.gz", gzip("!Name: g\n.O\n..O\nOOO\n"))).cells, kGlider);
+  // The content is what counts: gzip data without .gz in the name is inflated too.
+  EXPECT_EQ(ls::load_pattern_file(write("g.rle", gzip(rle))).cells, kGlider);
+  // So are several members in a row, as `cat a.gz b.gz` makes (the text split mid-line).
+  EXPECT_EQ(ls::load_pattern_file(write("two.rle.gz", gzip(rle.substr(0, 20)) + gzip(rle.substr(20)))).cells,
+            kGlider);
+  // A parse error inside names the file and the line in the inflated text.
+  const std::string bad = write("bad.rle.gz", gzip("x = 3, y = 3\nbo$2bQ$3o!\n"));
+  EXPECT_TRUE(starts_with(load_error(bad), bad + ": line 2, column 6: cell state 'Q'")) << load_error(bad);
+}
+
+TEST_F(PatternFiles, DamagedGzipFilesAreRefusedNamingThePath) {
+  const std::string packed = gzip("x = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n");
+  const auto refused = [&](const std::string& name, const std::string& content, const std::string& why) {
+    const std::string path = write(name, content);
+    const std::string e = load_error(path);
+    EXPECT_TRUE(starts_with(e, path + ": " + why)) << name << ": " << e;
+  };
+  // Cut short: in the compressed data, and in the 8-byte trailer (CRC-32 and length).
+  refused("cut.rle.gz", packed.substr(0, packed.size() / 2), "truncated gzip data");
+  refused("cut-trailer.rle.gz", packed.substr(0, packed.size() - 3), "truncated gzip data");
+  refused("header-only.rle.gz", packed.substr(0, 10), "truncated gzip data");
+  // A changed byte in the text's checksum; a block of garbage after a valid header.
+  std::string bad_crc = packed;
+  bad_crc[bad_crc.size() - 8] ^= 0x55;
+  refused("crc.rle.gz", bad_crc, "corrupt gzip data (incorrect data check)");
+  refused("garbage.rle.gz", packed.substr(0, 10) + std::string(64, '\xff'), "corrupt gzip data");
+  refused("tail.rle.gz", packed + "junk", "corrupt gzip data (4 bytes after the end of the compressed data)");
+  // A .gz that is not gzip at all, and gzip of binary or of nothing.
+  refused("plain.rle.gz", "x = 3, y = 3\nbo$2bo$3o!\n", "not gzip data");
+  refused("bin.rle.gz", gzip(std::string("x = 3\0\x01", 7)), "binary file, not a pattern");
+  refused("empty.rle.gz", gzip(""), "gzip data of an empty file, not a pattern");
+}
+
+// A gzip bomb: 4 GiB of text in a file of a few MiB. It is refused once the inflated text passes the
+// limit that plain files have (64 MiB), so the memory taken stays near that limit.
+TEST_F(PatternFiles, AGzipBombIsRefusedWhileInflating) {
+  const std::string member = gzip(std::string(std::size_t{8} << 20, '.'));  // 8 MiB per member
+  std::string bomb;
+  for (int i = 0; i < 512; ++i) bomb += member;
+  const std::string path = write("bomb.cells.gz", bomb);
+  ASSERT_LT(fs::file_size(path), std::uintmax_t{64} << 20);
+  const std::string e = load_error(path);
+  EXPECT_EQ(e, path + ": gzip data inflates to more than 64 MiB, too large for a pattern");
+  rusage usage{};
+  ASSERT_EQ(getrusage(RUSAGE_SELF, &usage), 0);
+  EXPECT_LT(usage.ru_maxrss, 1L << 20) << "peak resident KiB";  // far below the 4 GiB it holds
+  // Exactly the limit is still accepted as far as size goes (its text is then parsed: 64 MiB of one row
+  // is too long a row for .cells).
+  const std::string at_limit =
+      write("limit.cells.gz", gzip(std::string((std::size_t{64} << 20) - 1, '.') + "\n"));
+  EXPECT_TRUE(starts_with(load_error(at_limit), at_limit + ": line 1")) << load_error(at_limit);
 }
 
 }  // namespace
