@@ -310,16 +310,21 @@ TEST_F(CudaEngineTest, AStepAfterAPauseSpansItsOwnWorkNotThePause) {
       EXPECT_LE(bar.end_ms, f.gpu_span_ms + 1e-6);
     }
   };
-  engine.step(1);
-  EXPECT_EQ(redraw_while_paused(engine, kPauseMs), 2);  // the frame's own display, then only redraws
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);      // complete when the next step reads it
-  engine.step(1);                                       // N: reads the frame before the pause
+  // A step() reads the timed frames before the newest one (whose display bracket may still be
+  // open), so a frame's figures are there two steps after it.
+  engine.step(1);                                       // frame A, then a pause
+  EXPECT_EQ(redraw_while_paused(engine, kPauseMs), 2);  // A's own display, then only redraws
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);      // complete when a later step reads it
+  engine.step(1);                                       // N: frame B
+  EXPECT_EQ(engine.host_syncs_in_last_step(), 0u);
+  engine.step(1);  // frame C reads A
   EXPECT_EQ(engine.host_syncs_in_last_step(), 0u);
   check_frame("the frame before the pause");
-  EXPECT_EQ(redraw_while_paused(engine, kPauseMs), 2);
+  EXPECT_EQ(redraw_while_paused(engine, kPauseMs), 2);  // after C: C's display, then redraws
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  engine.step(1);  // reads N's frame
-  check_frame("the single step after the pause");
+  engine.step(1);  // D
+  engine.step(1);  // E reads B and C
+  check_frame("a single step followed by a pause");
 }
 
 // With the timing period at N only one frame in N carries timing events: the statistics count
