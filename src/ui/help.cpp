@@ -38,7 +38,8 @@ void draw_help(bool* open) {
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always,
                           ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowBgAlpha(0.96f);
+  // Opaque: the panel's text showing through made the table hard to read.
+  ImGui::SetNextWindowBgAlpha(1.f);
   constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse |
                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove;
   if (ImGui::Begin("Keys and mouse##help", open, kFlags)) {

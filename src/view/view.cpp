@@ -276,10 +276,10 @@ View fit_region(double x, double y, double w, double h) {
   View view;
   if (!(w > 0 && h > 0)) return view;
   const double margin = std::max(kRegionMarginCells, kRegionMarginFraction * std::max(w, h));
-  view.region_x = x - margin;
-  view.region_y = y - margin;
-  view.region_w = w + 2 * margin;
-  view.region_h = h + 2 * margin;
+  view.region_w = std::max(w + 2 * margin, kMinRegionCells);
+  view.region_h = std::max(h + 2 * margin, kMinRegionCells);
+  view.region_x = x + w / 2 - view.region_w / 2;
+  view.region_y = y + h / 2 - view.region_h / 2;
   return view;
 }
 

@@ -67,13 +67,15 @@ struct View {
 };
 
 /// Cells of margin on each side of a fitted region, at least, and as a fraction of its larger
-/// side: a glider fills a tile with some dead cells around it, so that where it goes shows.
+/// side; and the fewest cells a fitted region spans: a glider shows as a glider with room to fly
+/// (at a 3-cell fit it would leave the tile within a dozen generations).
 inline constexpr double kRegionMarginCells = 3;
 inline constexpr double kRegionMarginFraction = 0.1;
+inline constexpr double kMinRegionCells = 48;
 
-/// A view fitted to the live cells' box [x, x + w) x [y, y + h) with a margin around it (never
-/// closer than the whole lattice's fit, never past kMaxPixelsPerCell). An empty box: the whole
-/// lattice.
+/// A view fitted to the live cells' box [x, x + w) x [y, y + h) with a margin around it, at least
+/// kMinRegionCells a side, centred on the box (never farther out than the whole lattice's fit,
+/// never past kMaxPixelsPerCell). An empty box: the whole lattice.
 View fit_region(double x, double y, double w, double h);
 
 /// Zoom at which the whole lattice fits in the tile.

@@ -202,7 +202,7 @@ TEST(ScenePattern, ALoadedPatternFillsItsTileWithAMarginAroundIt) {
   // The other instance still shows its whole lattice.
   EXPECT_DOUBLE_EQ(placements[0].pixels_per_cell, view::fit_pixels_per_cell(rects[0], 1024, 1024));
   const view::Placement& p = placements[1];
-  EXPECT_GT(p.pixels_per_cell, 20 * view::fit_pixels_per_cell(rects[1], 1024, 1024));
+  EXPECT_GT(p.pixels_per_cell, 10 * view::fit_pixels_per_cell(rects[1], 1024, 1024));
   // Its five cells (the 3x3 box placed centred at (510, 510)) are live and inside the tile, with
   // dead cells around them.
   int live_on_screen = 0;

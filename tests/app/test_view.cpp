@@ -265,8 +265,9 @@ TEST(View, AFittedRegionFillsTheTileWithAMarginAndKeepsFittingAsTheTileChanges) 
   EXPECT_TRUE(v.fit);
   for (const Rect& tile : {Rect{0, 0, 400, 400}, Rect{10, 20, 900, 500}}) {
     const Placement p = place(v, tile, 1024, 1024);
-    const double margin = kRegionMarginCells;
-    EXPECT_NEAR(p.pixels_per_cell, std::min(tile.w, tile.h) / (3 + 2 * margin), 1e-9);
+    // The glider with room to fly: the fewest cells a region spans.
+    const double margin = (kMinRegionCells - 3) / 2;
+    EXPECT_NEAR(p.pixels_per_cell, std::min(tile.w, tile.h) / kMinRegionCells, 1e-9);
     // The box and its margin are on screen, centred.
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
     screen_to_cell(p, tile.x, tile.y, x0, y0);
@@ -277,11 +278,14 @@ TEST(View, AFittedRegionFillsTheTileWithAMarginAndKeepsFittingAsTheTileChanges) 
     EXPECT_GE(y1, 513 + margin - 1e-9);
     EXPECT_NEAR((x0 + x1) / 2, 511.5, 1e-9);
   }
+  // A larger pattern gets a margin of a tenth of its side.
+  const Placement big = place(fit_region(100, 200, 400, 100), Rect{0, 0, 960, 960}, 1024, 1024);
+  EXPECT_NEAR(big.pixels_per_cell, 960 / (400 + 2 * 40.0), 1e-9);
   // A region larger than the lattice shows the whole lattice; a point zooms in no further than a
   // person can.
   EXPECT_DOUBLE_EQ(place(fit_region(0, 0, 1024, 1024), Rect{0, 0, 512, 512}, 1024, 1024).pixels_per_cell,
                    0.5);
-  EXPECT_DOUBLE_EQ(place(fit_region(5, 5, 1, 1), Rect{0, 0, 8000, 8000}, 64, 64).pixels_per_cell,
+  EXPECT_DOUBLE_EQ(place(fit_region(5, 5, 1, 1), Rect{0, 0, 20000, 20000}, 64, 64).pixels_per_cell,
                    kMaxPixelsPerCell);
 }
 
