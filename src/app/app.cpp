@@ -283,13 +283,13 @@ void App::finish_ui(Clock::time_point build_start) {
   if (window_) window_->framebuffer_scale(sx, sy);
   draw_tile_labels(*scene_, sx, sy);
   Readout readout;
-  readout.instance = model_.hovered_instance;
-  if (readout.instance >= 0 && static_cast<std::size_t>(readout.instance) < engine_->size()) {
+  // The tile hovered when the input was mapped: the area may have changed since (a resize to
+  // 1x1 leaves no tiles at all).
+  const std::vector<view::Placement> placements = scene_->placements();
+  if (model_.hovered_instance >= 0 && static_cast<std::size_t>(model_.hovered_instance) < placements.size()) {
+    readout.instance = model_.hovered_instance;
     readout.cell = hovered_cell_;
-    readout.pixels_per_cell =
-        scene_->placements()[static_cast<std::size_t>(readout.instance)].pixels_per_cell;
-  } else {
-    readout.instance = -1;
+    readout.pixels_per_cell = placements[static_cast<std::size_t>(readout.instance)].pixels_per_cell;
   }
   readout.generations_per_second = generation_rate_.per_second();
   readout.paused = scene_->paused();
