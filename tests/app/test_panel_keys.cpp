@@ -115,7 +115,7 @@ void expect_panel_width(const std::string& settings, int width) {
   dir.write("config/lifestreams/settings.ini", settings);
   const std::string command =
       "XDG_CONFIG_HOME=\"$PWD/config\" " +
-      test::under_xvfb(140, test::quoted_app() +
+      test::under_xvfb(220, test::quoted_app() +
                                 " --backend cpu --vsync off --size 1280x720 --width 256 "
                                 "--height 256 --frames 5 --screenshot shot.png");
   ASSERT_EQ(test::shell(dir, command), 0) << dir.read("out.txt");
