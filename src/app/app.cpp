@@ -87,6 +87,11 @@ void App::setup() {
   figures_.run().ui.layer = ui_layer_ ? "cached" : "direct";
   imgui_ = std::make_unique<ImGuiLayer>(window_.get(), setup_.width, setup_.height);
   panel_.set_scale(imgui_->scale());
+  if (window_) {
+    if (const std::string dir = config_dir(); !dir.empty()) settings_path_ = dir + "/" + kSettingsFileName;
+    settings_ = load_settings(settings_path_);
+    panel_.set_width(settings_.panel_width);
+  }
 
   model_.windowed = window_ != nullptr;
   // vsync holds the frame rate at the display's refresh rate: the panel warns only near it.
@@ -148,6 +153,7 @@ int App::loop() {
                            std::chrono::duration<double>(Clock::now() - loop_start).count());
     if (script_) script_->frame_drawn();
   }
+  remember_panel_width(/*at_exit=*/true);
   if (!write_outputs(std::chrono::duration<double>(Clock::now() - loop_start).count())) {
     std::cerr << "lifestreams: --screenshot " << options_.screenshot
               << " was not written: at the end the window was minimised or gone\n";
@@ -214,14 +220,25 @@ void App::build_ui() {
     if (in.quit) quit_ = true;
     if (!in.error.empty()) model_.error = in.error;
     model_.hovered_instance = in.hovered_instance;
+    hovered_cell_ = in.hovered_cell;
   }
   update_area();
   fill_panel_model();
-  // Always drawn: hidden, the panel still shows its notices and the help.
+  // Always drawn: hidden, the panel still shows its notices and the help. Shown or hidden as the
+  // scene says (Tab and `panel on|off` are one command): the panel only mirrors the flag.
   panel_.set_visible(scene_->panel_visible());
   panel_.draw(model_, commands);
+  remember_panel_width(/*at_exit=*/false);
   execute_ui(commands);
   if (!commands.empty()) pacer_.force();
+}
+
+void App::remember_panel_width(bool at_exit) {
+  if (settings_path_.empty() || panel_.chosen_width() == settings_.panel_width) return;
+  // Written once the drag is over, not at every pixel of it.
+  if (!at_exit && ImGui::IsMouseDown(ImGuiMouseButton_Left)) return;
+  settings_.panel_width = panel_.chosen_width();
+  save_settings(settings_path_, settings_);
 }
 
 void App::fill_panel_model() {
@@ -255,6 +272,9 @@ std::vector<view::Placement> App::step_engine(bool step) {
   }
   figures_.add_host_syncs(engine_->host_syncs_in_last_step());
   engine_->request_summaries();
+  if (engine_->size() > 0)
+    generation_rate_.add(std::chrono::duration<double>(Clock::now().time_since_epoch()).count(),
+                         engine_->status(0).generation);
   return placements;
 }
 
@@ -262,6 +282,18 @@ void App::finish_ui(Clock::time_point build_start) {
   float sx = 1, sy = 1;
   if (window_) window_->framebuffer_scale(sx, sy);
   draw_tile_labels(*scene_, sx, sy);
+  Readout readout;
+  // The tile hovered when the input was mapped: the area may have changed since (a resize to
+  // 1x1 leaves no tiles at all).
+  const std::vector<view::Placement> placements = scene_->placements();
+  if (model_.hovered_instance >= 0 && static_cast<std::size_t>(model_.hovered_instance) < placements.size()) {
+    readout.instance = model_.hovered_instance;
+    readout.cell = hovered_cell_;
+    readout.pixels_per_cell = placements[static_cast<std::size_t>(readout.instance)].pixels_per_cell;
+  }
+  readout.generations_per_second = generation_rate_.per_second();
+  readout.paused = scene_->paused();
+  draw_readout(readout_text(readout), scene_->area(), sx, sy);
   ImGui::Render();
   ++figures_.run().ui.rebuilds;
   figures_.run().ui.build_ms += ms_since(build_start);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/app_settings.hpp"
 #include "app/figures.hpp"
 #include "app/imgui_layer.hpp"
 #include "app/input.hpp"
@@ -56,6 +57,9 @@ class App {
   void composite(const std::vector<view::Placement>& placements, int fb_width, int fb_height, bool rebuild);
   void screenshot_and_present(const std::optional<std::string>& capture, int fb_width, int fb_height);
 
+  /// Saves the panel's width when the person has chosen another (and the drag is over), or at the
+  /// end whatever the mouse does (`at_exit`). Windowed only: headless runs are reproducible.
+  void remember_panel_width(bool at_exit);
   void run_script_lines();
   void execute_ui(const std::vector<Command>& commands);
   void apply_effects(const Effects& fx);
@@ -91,6 +95,8 @@ class App {
   // and an unbounded queue would only grow latency and stall the engine's summaries).
   std::array<render::GlSync, 2> frame_fences_;
 
+  std::string settings_path_;  // "" headless or without a config directory
+  AppSettings settings_;       // as last loaded or saved
   ui::Panel panel_;
   ui::PanelModel model_;
   ui::UiPacer pacer_;
@@ -103,6 +109,8 @@ class App {
   bool stepped_in_frame_ = false;  // the current frame() has stepped the engine
   std::optional<std::string> screenshot_next_;
   FrameFigures figures_;
+  GenerationRate generation_rate_;
+  std::optional<view::CellPos> hovered_cell_;  // for the readout line
 };
 
 }  // namespace ls::app

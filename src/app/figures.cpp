@@ -65,4 +65,17 @@ void FrameFigures::measure_display(render::TileRenderer& renderer, Engine& engin
   }
 }
 
+void GenerationRate::add(double now_s, std::uint64_t generation) {
+  if (start_s_ < 0 || generation < start_generation_ || now_s < start_s_) {
+    start_s_ = now_s;
+    start_generation_ = generation;
+    return;
+  }
+  const double dt = now_s - start_s_;
+  if (dt < kWindowSeconds) return;
+  rate_ = static_cast<double>(generation - start_generation_) / dt;
+  start_s_ = now_s;
+  start_generation_ = generation;
+}
+
 }  // namespace ls::app

@@ -18,6 +18,22 @@ namespace ls::app {
 
 class Scene;
 
+/// Generations per second, measured over the last half second or more from an instance's
+/// generation count (which a reset or load starts again from 0).
+class GenerationRate {
+ public:
+  /// The count at `now_s` seconds.
+  void add(double now_s, std::uint64_t generation);
+  /// Negative until a whole window has been measured.
+  double per_second() const { return rate_; }
+
+ private:
+  static constexpr double kWindowSeconds = 0.5;  // steady to read, quick to follow a change
+  double start_s_ = -1;
+  std::uint64_t start_generation_ = 0;
+  double rate_ = -1;
+};
+
 class FrameFigures {
  public:
   /// The figures so far (the frame steps add their own host times to it).

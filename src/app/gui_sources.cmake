@@ -9,6 +9,7 @@ add_library(ls_gui_app STATIC
   ${CMAKE_CURRENT_LIST_DIR}/app.cpp
   ${CMAKE_CURRENT_LIST_DIR}/input.cpp
   ${CMAKE_CURRENT_LIST_DIR}/imgui_layer.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/app_settings.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tile_labels.cpp
   ${CMAKE_CURRENT_LIST_DIR}/figures.cpp
   ${CMAKE_CURRENT_LIST_DIR}/report.cpp)

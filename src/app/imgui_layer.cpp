@@ -11,23 +11,13 @@
 #include <filesystem>
 #include <system_error>
 
+#include "app/app_settings.hpp"
 #include "core/error.hpp"
 #include "render/paths.hpp"
 #include "render/window.hpp"
 #include "ui/panel.hpp"
 
 namespace ls::app {
-namespace {
-
-std::string config_dir() {
-  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/lifestreams";
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return std::string(home) + "/.config/lifestreams";
-  return {};
-}
-
-}  // namespace
-
 ImGuiLayer::ImGuiLayer(render::Window* window, int width, int height) : window_(window) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();

@@ -147,6 +147,12 @@ InputOutcome InputMapper::map(std::vector<InputEvent>& events, Scene& scene, con
           case GLFW_KEY_S:
             commands.push_back(cmd::Screenshot{""});
             break;
+          case GLFW_KEY_TAB:
+            if (e.mods & (GLFW_MOD_CONTROL | GLFW_MOD_ALT | GLFW_MOD_SUPER)) break;  // ImGui's window keys
+            // The script's `panel on|off`: the scene holds the one flag. (With a text field
+            // active ImGui wants the keyboard, and Tab moves to the next field instead.)
+            commands.push_back(cmd::Panel{!scene.panel_visible()});
+            break;
           default:
             break;
         }
@@ -219,6 +225,10 @@ InputOutcome InputMapper::map(std::vector<InputEvent>& events, Scene& scene, con
   }
   events.clear();
   out.hovered_instance = hovered();
+  if (out.hovered_instance >= 0) {
+    if (const auto cell = scene.cell_at(static_cast<std::size_t>(out.hovered_instance), cursor_x_, cursor_y_))
+      out.hovered_cell = view::CellPos{cell->first, cell->second};
+  }
   return out;
 }
 

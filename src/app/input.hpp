@@ -3,6 +3,7 @@
 // changes), going to the scene only where ImGui does not want the mouse or keyboard.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,10 +38,11 @@ struct InputQueue {
 
 /// What the events of a frame asked for beyond commands.
 struct InputOutcome {
-  bool toggle_help = false;  // F1
+  bool toggle_help = false;  // F1 (Tab, the panel, is a command: cmd::Panel, as in scripts)
   bool quit = false;         // Esc outside a text field
   std::string error;         // for the panel: a drop that missed every tile
   int hovered_instance = -1;
+  std::optional<view::CellPos> hovered_cell;  // the cell under the cursor in that tile
 };
 
 /// The mouse's state between frames (framebuffer pixels) and the mapping of events to commands.

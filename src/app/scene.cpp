@@ -32,6 +32,22 @@ long long round_up_32(long long v) { return (v + 31) / 32 * 32; }
 
 constexpr long long kMaxStep = 1'000'000'000;  // as the script parser allows
 
+// The view of a pattern just placed centred in a `w` x `h` lattice: fitted to its live cells
+// (a glider in a 1024^2 lattice would be two pixels at the whole lattice's fit).
+view::View pattern_view(const Pattern& pattern, int w, int h) {
+  if (pattern.cells.empty()) return view::View{};
+  int x0 = pattern.cells[0].x, y0 = pattern.cells[0].y, x1 = x0, y1 = y0;
+  for (const Cell& c : pattern.cells) {
+    x0 = std::min(x0, c.x);
+    y0 = std::min(y0, c.y);
+    x1 = std::max(x1, c.x);
+    y1 = std::max(y1, c.y);
+  }
+  // Where Lattice::place_centred puts the pattern's box.
+  const int ox = (w - pattern.width) / 2, oy = (h - pattern.height) / 2;
+  return view::fit_region(ox + x0, oy + y0, x1 - x0 + 1, y1 - y0 + 1);
+}
+
 }  // namespace
 
 Scene::Scene(Engine& engine, SceneSettings settings) : engine_(engine), settings_(std::move(settings)) {
@@ -168,7 +184,7 @@ void Scene::load(std::size_t index, const std::string& path, bool keep_rule) {
   spec.rule = rule;
   engine_.replace(index, spec);
   refresh_dims();
-  views_[index] = view::View{};
+  views_[index] = pattern_view(pattern, static_cast<int>(w), static_cast<int>(h));
 }
 
 std::string Scene::save(std::size_t index, const std::string& path) {
@@ -388,8 +404,18 @@ Effects Scene::apply(const Command& command) {
 }
 
 std::vector<view::Rect> Scene::tile_rects() const {
-  if (dims_.empty()) return {};
-  return view::layout_tiles(area_, dims_.size(), dims_[0].first, dims_[0].second);
+  // Asked for several times a frame (placements, the tile under the mouse, labels): laid out once
+  // per area and set of lattice sizes.
+  std::vector<view::Extent> lattices;
+  lattices.reserve(dims_.size());
+  for (const auto& [w, h] : dims_) lattices.push_back(view::Extent{w, h});
+  const bool same =
+      layout_cache_.valid && layout_cache_.area == area_ &&
+      layout_cache_.lattices.size() == lattices.size() &&
+      std::equal(lattices.begin(), lattices.end(), layout_cache_.lattices.begin(),
+                 [](const view::Extent& a, const view::Extent& b) { return a.w == b.w && a.h == b.h; });
+  if (!same) layout_cache_ = LayoutCache{true, area_, lattices, view::layout_tiles(area_, lattices)};
+  return layout_cache_.rects;
 }
 
 std::vector<view::Placement> Scene::placements() const {
@@ -424,15 +450,9 @@ std::optional<std::pair<int, int>> Scene::cell_at(std::size_t i, double px, doub
   const auto rects = tile_rects();
   if (i >= rects.size()) return std::nullopt;
   const view::Placement p = view::place(views_[i], rects[i], dims_[i].first, dims_[i].second);
-  if (!p.quad.contains(px, py)) return std::nullopt;
-  double cx = 0, cy = 0;
-  view::screen_to_cell(p, px, py, cx, cy);
-  const long long w = dims_[i].first, h = dims_[i].second;
-  long long x = static_cast<long long>(std::floor(cx)) % w;
-  long long y = static_cast<long long>(std::floor(cy)) % h;
-  if (x < 0) x += w;
-  if (y < 0) y += h;
-  return std::make_pair(static_cast<int>(x), static_cast<int>(y));
+  const auto cell = view::cell_at(p, dims_[i].first, dims_[i].second, px, py);
+  if (!cell) return std::nullopt;
+  return std::make_pair(cell->x, cell->y);
 }
 
 }  // namespace ls::app

@@ -76,6 +76,7 @@ class Scene {
   // Layout: the framebuffer area the tiles use (right of the panel), in framebuffer pixels.
   void set_area(const view::Rect& area) { area_ = area; }
   const view::Rect& area() const { return area_; }
+  /// One tile per instance, each of its lattice's shape and all of one area (view::layout_tiles).
   std::vector<view::Rect> tile_rects() const;
   std::vector<view::Placement> placements() const;
   /// The instance whose tile contains framebuffer pixel (px, py), or -1.
@@ -113,6 +114,13 @@ class Scene {
   bool grid_ = true;
   bool age_ = false;
   bool panel_visible_ = true;
+  struct LayoutCache {
+    bool valid = false;
+    view::Rect area;
+    std::vector<view::Extent> lattices;
+    std::vector<view::Rect> rects;
+  };
+  mutable LayoutCache layout_cache_;
 };
 
 }  // namespace ls::app

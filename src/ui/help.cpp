@@ -15,8 +15,9 @@ constexpr HelpEntry kEntries[] = {
     {"= or + (with or without Shift), keypad +", "add an instance"},
     {"- or keypad -", "remove an instance"},
     {"V", "cycle the variant of the tile under the mouse"},
-    {"F", "fit: show whole lattices in their tiles"},
+    {"F", "fit: show the whole lattice of the tile under the mouse (all without one)"},
     {"S", "screenshot to a numbered PNG (never overwrites)"},
+    {"Tab", "show / hide the panel (its width is remembered)"},
     {"F1", "show / hide this help"},
     {"Esc", "quit"},
     {"Mouse wheel", "zoom at the cursor"},
@@ -37,7 +38,8 @@ void draw_help(bool* open) {
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always,
                           ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowBgAlpha(0.96f);
+  // Opaque: the panel's text showing through made the table hard to read.
+  ImGui::SetNextWindowBgAlpha(1.f);
   constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse |
                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove;
   if (ImGui::Begin("Keys and mouse##help", open, kFlags)) {

@@ -53,12 +53,13 @@ std::vector<std::pair<int, int>> glider_cells(int shift) {
   return c;
 }
 
-// Tile 1 of 2 shows the glider at 8 pixels per cell around the lattice centre: live colour at the
+// Tile 1 of 2 shows the glider at 8 pixels per cell around its first box: live colour at the
 // centre of each of its cells, dead colour at the centre of every other cell of the 7x7 around it.
 void expect_glider(const Png& png, int shift) {
   const auto rects = expect_tiles(png, 2, 256);
   ASSERT_EQ(rects.size(), 2u);
-  view::View view;
+  // `load` fitted the view to the glider's 3x3 box at (126, 126); `zoom 1 8` kept its centre.
+  view::View view = view::fit_region(126, 126, 3, 3);
   view::set_zoom(view, rects[1], 256, 256, 8);
   const view::Placement p = view::place(view, rects[1], 256, 256);
   ASSERT_DOUBLE_EQ(p.pixels_per_cell, 8);

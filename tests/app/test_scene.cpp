@@ -183,3 +183,50 @@ TEST(ScenePattern, AGivenRuleWinsOverThePatternFilesRuleAndKeepsItsTorusSize) {
 
 }  // namespace
 }  // namespace ls::app
+
+namespace ls::app {
+namespace {
+
+// After a load (panel, script, dropped file, --pattern) the tile shows the pattern, not the whole
+// lattice: a glider in a 1024^2 lattice is 2 pixels at the whole lattice's fit.
+TEST(ScenePattern, ALoadedPatternFillsItsTileWithAMarginAroundIt) {
+  CpuEngine engine(1);
+  SceneSettings settings;
+  Scene scene(engine, settings);
+  scene.populate(2, "");
+  scene.set_area(view::Rect{0, 0, 1000, 500});
+  const std::string glider = test::source_dir() + "/assets/patterns/glider.rle";
+  scene.execute(parse_command("load 1 \"" + glider + "\"").value());
+  const auto rects = scene.tile_rects();
+  const auto placements = scene.placements();
+  // The other instance still shows its whole lattice.
+  EXPECT_DOUBLE_EQ(placements[0].pixels_per_cell, view::fit_pixels_per_cell(rects[0], 1024, 1024));
+  const view::Placement& p = placements[1];
+  EXPECT_GT(p.pixels_per_cell, 10 * view::fit_pixels_per_cell(rects[1], 1024, 1024));
+  // Its five cells (the 3x3 box placed centred at (510, 510)) are live and inside the tile, with
+  // dead cells around them.
+  int live_on_screen = 0;
+  for (int y = 505; y <= 518; ++y) {
+    for (int x = 505; x <= 518; ++x) {
+      const double px = p.quad.x + (x + 0.5 - p.origin_x) * p.pixels_per_cell;
+      const double py = p.quad.y + (y + 0.5 - p.origin_y) * p.pixels_per_cell;
+      const auto cell = scene.cell_at(1, px, py);
+      if (x >= 510 && x <= 512 && y >= 510 && y <= 512) {
+        ASSERT_TRUE(cell) << x << "," << y << " is off the tile";
+        EXPECT_EQ(*cell, std::make_pair(x, y));
+      }
+      if (cell && engine.read(1).get(x, y)) ++live_on_screen;
+    }
+  }
+  EXPECT_EQ(live_on_screen, 5);
+  double left = 0, top = 0;
+  view::screen_to_cell(p, p.quad.x, p.quad.y, left, top);
+  EXPECT_LE(left, 510 - view::kRegionMarginCells + 1e-9);
+  EXPECT_LE(top, 510 - view::kRegionMarginCells + 1e-9);
+  // `fit` shows the whole lattice again.
+  scene.execute(parse_command("fit 1").value());
+  EXPECT_DOUBLE_EQ(scene.placements()[1].pixels_per_cell, view::fit_pixels_per_cell(rects[1], 1024, 1024));
+}
+
+}  // namespace
+}  // namespace ls::app

@@ -224,8 +224,9 @@ TEST(Help, ListsEveryKeyAndMouseActionOfTheApp) {
   const HelpEntry* entries = help_entries(n);
   std::string all;
   for (std::size_t i = 0; i < n; ++i) all += std::string(entries[i].input) + " | " + entries[i].action + "\n";
-  for (const char* needed : {"Space", "N", "=", "+", "keypad +", "keypad -", "V", "F", "S", "F1", "Esc",
-                             "wheel", "drag", "Double-click", "Ctrl + left-drag", "Ctrl + right-drag"}) {
+  for (const char* needed :
+       {"Space", "N", "=", "+", "keypad +", "keypad -", "V", "F", "S", "Tab", "F1", "Esc", "wheel", "drag",
+        "Double-click", "Ctrl + left-drag", "Ctrl + right-drag"}) {
     EXPECT_NE(all.find(needed), std::string::npos) << needed << " missing from\n" << all;
   }
 }
