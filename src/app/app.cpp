@@ -20,6 +20,7 @@
 #include "app/report.hpp"
 #include "app/tile_labels.hpp"
 #include "core/error.hpp"
+#include "core/pattern.hpp"
 #include "render/image.hpp"
 #include "render/paths.hpp"
 #include "ui/engine_figures.hpp"
@@ -103,8 +104,7 @@ void App::setup() {
   try {
     model_.patterns_dir = render::find_data_dir("assets/patterns");
     for (const auto& entry : std::filesystem::directory_iterator(model_.patterns_dir)) {
-      const std::string ext = entry.path().extension().string();
-      if (entry.is_regular_file() && (ext == ".rle" || ext == ".cells"))
+      if (entry.is_regular_file() && is_pattern_file_name(entry.path().filename().string()))
         model_.bundled_patterns.push_back(entry.path().filename().string());
     }
     std::sort(model_.bundled_patterns.begin(), model_.bundled_patterns.end());

@@ -25,7 +25,7 @@ constexpr HelpEntry kEntries[] = {
     {"Double-click", "fit the tile's view"},
     {"Ctrl + left-drag", "draw: set cells (also while running)"},
     {"Ctrl + right-drag", "draw: clear cells"},
-    {"Drop a .rle / .cells file", "load it into the tile under the mouse"},
+    {"Drop a .rle / .cells (.gz) file", "load it into the tile under the mouse"},
 };
 }  // namespace
 

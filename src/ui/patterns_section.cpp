@@ -46,7 +46,7 @@ void PatternsSection::draw(const PanelModel& model, int& selected, std::vector<C
   // may be on Load); Esc puts back the text the field had.
   const float load_w = ImGui::CalcTextSize("Load").x + style.FramePadding.x * 2;
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - load_w - style.ItemInnerSpacing.x);
-  const TextEditEnd end = text_field("##path", "path to a .rle or .cells file", path_, nullptr);
+  const TextEditEnd end = text_field("##path", "path to a .rle or .cells file (.gz too)", path_, nullptr);
   const bool enter =
       ImGui::IsItemDeactivated() && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) ||
                                      ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false));
