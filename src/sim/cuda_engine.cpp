@@ -191,21 +191,22 @@ void CudaEngine::step_graph(int generations, int timed_slot) {
   const cudaStream_t frame_stream = e.instances.shared_stream();
   e.branch_work.assign(all.size(), sim::BranchWork{});
   const bool summaries = e.summaries_deferred;
-  const cuda::Event& done = e.summary_done[e.graph_summaries % sim::kSummaryRing];
   for (std::size_t i = 0; i < all.size(); ++i) {
     sim::Instance& inst = *all[i];
     if (timed_slot >= 0) e.timing.claim(inst, timed_slot, generations);
-    if (summaries) {
-      const std::size_t slot = sim::SummaryRequests::claim_slot(inst, e.timing.frame_count());
-      e.branch_work[i].summary_slot = static_cast<int>(slot);
-      e.summaries.commit(inst, slot, done.get());  // at the generation it was asked for
-    }
+    if (summaries)
+      e.branch_work[i].summary_slot =
+          static_cast<int>(sim::SummaryRequests::claim_slot(inst, e.timing.frame_count()));
   }
   e.frame_graph.enqueue(all, generations, timed_slot, e.branch_work, frame_stream, e.graphs.stream.get(),
                         e.graphs.on);
   if (summaries) {
+    // The summaries read the state before this frame's steps: the generation they were asked at.
+    const cuda::Event& done = e.summary_done[e.graph_summaries++ % sim::kSummaryRing];
     done.record(frame_stream);
-    ++e.graph_summaries;
+    for (std::size_t i = 0; i < all.size(); ++i)
+      e.summaries.commit(*all[i], static_cast<std::size_t>(e.branch_work[i].summary_slot), done.get(),
+                         all[i]->generation - static_cast<std::uint64_t>(generations));
     e.summaries_deferred = false;
   }
 }

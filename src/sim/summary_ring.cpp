@@ -72,11 +72,12 @@ void SummaryRequests::enqueue_summary(const Instance& inst, std::size_t s, cudaS
                              on));
 }
 
-void SummaryRequests::commit(Instance& inst, std::size_t s, cudaEvent_t frame_done) {
+void SummaryRequests::commit(Instance& inst, std::size_t s, cudaEvent_t frame_done,
+                             std::uint64_t generation) {
   SummarySlot& slot = inst.summaries.slots[s];
   slot.frame_done = frame_done;
   slot.sequence = ++sequence_;
-  slot.generation = inst.generation;
+  slot.generation = generation;
   slot.pending = true;
 }
 
@@ -98,7 +99,7 @@ std::size_t SummaryRequests::request(Instance& inst, cudaStream_t stream, const 
     enqueue(stream);
   }
   inst.summaries.slots[s].done.record(stream);
-  commit(inst, s, nullptr);
+  commit(inst, s, nullptr, inst.generation);
   return s;
 }
 

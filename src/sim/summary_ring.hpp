@@ -75,10 +75,11 @@ class SummaryRequests {
   std::size_t request(Instance& inst, cudaStream_t stream, const GraphCapture& graphs, std::uint64_t frame);
   /// The parts of request() for a summary enqueued elsewhere (a frame graph): claim_slot picks the
   /// slot for a request in frame `frame`; enqueue_summary enqueues (or captures) its work on `on`;
-  /// commit marks it requested at the instance's present generation, done when `done` is.
+  /// commit marks it requested at `generation`, done when `frame_done` is (null: the slot's own
+  /// event, recorded by the caller).
   static std::size_t claim_slot(Instance& inst, std::uint64_t frame);
   static void enqueue_summary(const Instance& inst, std::size_t s, cudaStream_t on);
-  void commit(Instance& inst, std::size_t s, cudaEvent_t frame_done);
+  void commit(Instance& inst, std::size_t s, cudaEvent_t frame_done, std::uint64_t generation);
   /// The summary in slot `s` (after its request has finished).
   static StateSummary read(const Instance& inst, std::size_t s);
 
