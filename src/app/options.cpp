@@ -44,7 +44,7 @@ void define_options(CLI::App& cli, Options& o, OptionText& a) {
   cli.add_option("--generations-per-launch", a.generations_per_launch,
                  "k for iterate and bitpacked, 1..64 (default 16)")
       ->type_name("K");
-  cli.add_option("--stream-mode", o.stream_mode, "per-instance or shared (default per-instance)")
+  cli.add_option("--stream-mode", o.stream_mode, "per-instance, shared or graph (default per-instance)")
       ->type_name("MODE");
   cli.add_option("--timing-period", a.timing_period,
                  "time one frame in N with events, 1..1000 (default 1: every frame)")
@@ -109,7 +109,7 @@ Setup check_options(const Options& o) {
   if (o.frames && *o.frames < 1)
     throw InputError("--frames " + std::to_string(*o.frames) + ": expected 1 or more");
   const auto mode = parse_stream_mode(o.stream_mode);
-  if (!mode) throw InputError("--stream-mode " + o.stream_mode + ": expected per-instance or shared");
+  if (!mode) throw InputError("--stream-mode " + o.stream_mode + ": expected per-instance, shared or graph");
   s.stream_mode = *mode;
   const auto display_path = render::parse_display_path(o.display_path);
   if (!display_path) throw InputError("--display-path " + o.display_path + ": expected interop or textbook");

@@ -69,6 +69,13 @@ void write_report(const std::string& path, Engine& engine, const RunFigures& f) 
   o << "  \"busy_ms\": " << num(f.busy_ms) << ",\n";
   o << "  \"concurrency\": " << num(f.concurrency) << ",\n";
   o << "  \"host_syncs_per_frame\": " << num(f.host_syncs_per_frame) << ",\n";
+  // The host's enqueue time per frame (the engine's step()) over the last frames: against
+  // gpu_span_ms it says whether the host or the GPU binds the frame.
+  o << "  \"host_enqueue_ms\": " << stats(engine.host_enqueue_ms()) << ",\n";
+  o << "  \"stream_mode\": " << json_string(std::string(stream_mode_name(engine.stream_mode()))) << ",\n";
+  const FrameGraphStats graphs = engine.frame_graph_stats();
+  o << "  \"frame_graph\": {\"builds\": " << graphs.builds << ", \"build_ms\": " << num(graphs.build_ms)
+    << "},\n";
   o << "  \"timing_period\": " << engine.timing_period() << ",\n";
   const DisplayFigures& d = f.display;
   const auto measured = [](double v) { return v < 0 ? std::string("null") : num(v); };

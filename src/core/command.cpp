@@ -272,10 +272,10 @@ Command parse_tokens(const std::vector<Token>& tokens, int end_column) {
     return finish(cmd::SetCell{i, x, y, v.text == "1"});
   }
   if (name == "stream-mode") {
-    a.set_usage("stream-mode per-instance|shared");
+    a.set_usage("stream-mode per-instance|shared|graph");
     const Token& m = a.next("mode");
     auto mode = parse_stream_mode(m.text);
-    if (!mode) throw at(m.column, "unknown stream mode '" + m.text + "' (per-instance or shared)");
+    if (!mode) throw at(m.column, "unknown stream mode '" + m.text + "' (per-instance, shared or graph)");
     return finish(cmd::SetStreamMode{*mode});
   }
   if (name == "screenshot") {

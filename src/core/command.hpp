@@ -74,7 +74,7 @@ struct SetCell {
 };  // set I X Y 0|1
 struct SetStreamMode {
   StreamMode mode;
-};  // stream-mode per-instance|shared
+};  // stream-mode per-instance|shared|graph
 struct Screenshot {
   std::string path;
 };                      // screenshot FILE ("" = numbered)

@@ -297,7 +297,8 @@ void CpuEngine::close_frame(std::uint64_t frame) {
   for (std::size_t i = 0; i < instances_.size(); ++i) {
     const Instance& in = *instances_[i];
     if (in.step_frame != frame) continue;
-    const int row = mode_ == StreamMode::per_instance ? static_cast<int>(i) : 0;
+    // One row per instance but in shared mode, as on CUDA (a frame graph gives each its branch).
+    const int row = mode_ == StreamMode::shared ? 0 : static_cast<int>(i);
     timeline_.push_back({i, row, TimelineBar::Kind::step, in.last_step_start, in.last_step_end});
     if (in.display_frame == frame && in.display_ended)
       timeline_.push_back({i, row, TimelineBar::Kind::display, in.last_display_start, in.last_display_end});
@@ -321,6 +322,7 @@ void CpuEngine::close_frame(std::uint64_t frame) {
 void CpuEngine::step(int generations) {
   if (generations < 0) throw InputError("cannot step a negative number of generations");
   if (generations == 0 || instances_.empty()) return;  // no frame, as on CUDA
+  const double enqueue_start = now_ms();
   if (frame_count_ > 0 && frame_timed_) close_frame(frame_count_ - 1);
   // Reading the clock costs nothing here, but the period means the same on both backends.
   frame_timed_ = frames_to_timed_ == 0;
@@ -341,6 +343,8 @@ void CpuEngine::step(int generations) {
     in.last_generations = generations;
     if (frame_timed_) in.step_ms.add(t1 - t0);
   }
+  // The host does the work itself: its "enqueue" is the whole step.
+  host_enqueue_.add(now_ms() - enqueue_start);
 }
 
 bool CpuEngine::begin_display(std::size_t index) {

@@ -46,6 +46,7 @@ class CpuEngine final : public Engine {
   bool frame_timed() const override { return frame_timed_; }
   void step(int generations) override;
   std::uint64_t host_syncs_in_last_step() const override { return 0; }
+  StatSummary host_enqueue_ms() const override { return host_enqueue_.summary(); }
 
   void request_summaries() override;
   InstanceStatus status(std::size_t index) const override;
@@ -77,6 +78,7 @@ class CpuEngine final : public Engine {
   std::vector<std::unique_ptr<Instance>> instances_;
   FrameTimings frame_;
   std::vector<TimelineBar> timeline_;
+  RollingStats host_enqueue_;      // host time of each step()
   std::uint64_t frame_count_ = 0;  // frames started by step()
   int timing_period_ = 1;
   int frames_to_timed_ = 0;   // frames before the next timed one

@@ -34,12 +34,21 @@ std::optional<Variant> parse_variant(std::string_view name) {
 }
 
 std::string_view stream_mode_name(StreamMode m) {
-  return m == StreamMode::per_instance ? "per-instance" : "shared";
+  switch (m) {
+    case StreamMode::per_instance:
+      return "per-instance";
+    case StreamMode::shared:
+      return "shared";
+    case StreamMode::graph:
+      return "graph";
+  }
+  return "?";
 }
 
 std::optional<StreamMode> parse_stream_mode(std::string_view name) {
   if (name == "per-instance") return StreamMode::per_instance;
   if (name == "shared") return StreamMode::shared;
+  if (name == "graph") return StreamMode::graph;
   return std::nullopt;
 }
 

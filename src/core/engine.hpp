@@ -6,6 +6,14 @@
 //  * step(n) advances every instance by exactly n generations, so all instances that stood at
 //    the same generation still do. On CUDA it only enqueues work on the instances' streams and
 //    never blocks (host_syncs_in_last_step() says how many blocking calls it made: 0 expected).
+//    host_enqueue_ms() is the host time each step() took, so that a front end can say whether the
+//    host (enqueueing) or the device (the frame's span) binds the frame; on the CPU the host does
+//    the work itself, so it is the whole step.
+//  * Stream modes: per-instance (each instance on its own stream), shared (all on one stream),
+//    graph (the whole frame of all instances as one CUDA graph, launched once per frame, each
+//    instance its own branch; rebuilt only when the frame's shape changes, frame_graph_stats()).
+//    Results, timings and the timeline are the same in all three; the CPU engine keeps the mode
+//    as a setting and times each instance on its own row outside shared mode.
 //  * Every mutating call has the strong guarantee: on any error (InputError for bad input,
 //    including sizes that do not fit in memory, with how much was asked and how much is free;
 //    DeviceError for device failures) the engine is exactly as it was.
@@ -43,8 +51,10 @@ std::optional<Variant> parse_variant(std::string_view name);
 /// Variants that run several generations per launch (generations_per_launch applies).
 inline bool variant_iterates(Variant v) { return v == Variant::iterate || v == Variant::bitpacked; }
 
-enum class StreamMode { per_instance, shared };
-std::string_view stream_mode_name(StreamMode m);  // "per-instance" | "shared"
+enum class StreamMode { per_instance, shared, graph };
+inline constexpr std::array<StreamMode, 3> kAllStreamModes = {StreamMode::per_instance, StreamMode::shared,
+                                                              StreamMode::graph};
+std::string_view stream_mode_name(StreamMode m);  // "per-instance" | "shared" | "graph"
 std::optional<StreamMode> parse_stream_mode(std::string_view name);
 
 inline constexpr int kMaxGenerationsPerLaunch = 64;
@@ -117,6 +127,15 @@ struct FrameTimings {
   double concurrency = 0;  // busy / span
 };
 
+/// Stream mode `graph`: how often the frame graph was built (captured and instantiated) and the
+/// host time that took. A build comes with each new frame shape (instances added, removed or
+/// changed, generations per frame, a timed or untimed frame, a front buffer, a summary slot); frames
+/// of a shape seen before relaunch its graph.
+struct FrameGraphStats {
+  std::uint64_t builds = 0;
+  double build_ms = 0;  // total host time of the builds
+};
+
 /// A host copy of an instance's state, kept for recovery after a fatal device error
 /// (Engine::request_snapshots).
 struct HostSnapshot {
@@ -178,6 +197,11 @@ class Engine {
   virtual bool frame_timed() const = 0;
   virtual void step(int generations) = 0;
   virtual std::uint64_t host_syncs_in_last_step() const = 0;
+  /// Host time of step() (ms) over the last kTimingWindow frames, every frame counted (timed or
+  /// not). An engine that does not measure it answers an empty summary.
+  virtual StatSummary host_enqueue_ms() const { return {}; }
+  /// Frame graph builds in stream mode `graph` (zeros for engines without graphs).
+  virtual FrameGraphStats frame_graph_stats() const { return {}; }
 
   virtual void request_summaries() = 0;
   virtual InstanceStatus status(std::size_t index) const = 0;

@@ -4,12 +4,17 @@
 // the recovery snapshots (snapshots.hpp).
 #include "sim/cuda_engine.hpp"
 
+#include <array>
+#include <chrono>
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "core/error.hpp"
+#include "core/stats.hpp"
 #include "sim/cuda_handles.hpp"
+#include "sim/frame_graph.hpp"
 #include "sim/frame_launch.hpp"
 #include "sim/instance.hpp"
 #include "sim/snapshots.hpp"
@@ -35,9 +40,34 @@ struct CudaEngine::Impl {
   std::uint64_t last_step_syncs = 0;
   sim::GraphCapture graphs;  // set_launch_graphs
   sim::SnapshotCopier snapshots;
+  // Stream mode `graph`: a summary asked for rides on the next frame's graph (deferred) and is
+  // done when the event recorded after that graph is; one event per frame, not one per instance.
+  static_assert(sim::kSummaryRing == 4, "one event per ring slot below");
+  std::array<cuda::Event, sim::kSummaryRing> summary_done{
+      cuda::Event{cuda::Event::Create{}, false}, cuda::Event{cuda::Event::Create{}, false},
+      cuda::Event{cuda::Event::Create{}, false}, cuda::Event{cuda::Event::Create{}, false}};
+  std::uint64_t graph_summaries = 0;
+  bool summaries_deferred = false;
   sim::Instances instances;
+  sim::FrameGraphCache frame_graph;  // names the instances' buffers and events: goes first
+  std::vector<sim::BranchWork> branch_work;
   sim::SummaryRequests summaries;
   sim::TimingRing timing;
+  RollingStats host_enqueue;
+
+  /// Serves a deferred summary request now, on the frame stream (before anything changes the
+  /// state it was asked for, or when no frame came to carry it).
+  void flush_summaries() {
+    if (!summaries_deferred) return;
+    summaries_deferred = false;
+    for (const auto& inst : instances.all())
+      summaries.request(*inst, instances.stream_of(*inst), graphs, timing.frame_count());
+  }
+  /// Before an instance's buffers, events or state change outside a frame.
+  void before_edit() {
+    flush_summaries();
+    frame_graph.drop();
+  }
 };
 
 CudaEngine::CudaEngine(int device) {
@@ -63,11 +93,16 @@ std::size_t CudaEngine::size() const { return impl_->instances.size(); }
 
 void CudaEngine::add(const InstanceSpec& spec) { impl_->instances.add(impl_->instances.make(spec)); }
 
-void CudaEngine::remove(std::size_t index) { impl_->instances.remove(index); }
+void CudaEngine::remove(std::size_t index) {
+  impl_->instances.at(index);
+  impl_->before_edit();
+  impl_->instances.remove(index);
+}
 
 void CudaEngine::replace(std::size_t index, const InstanceSpec& spec) {
   sim::Instances& instances = impl_->instances;
   instances.at(index);
+  impl_->before_edit();
   auto inst = instances.make(spec);
   if (!std::holds_alternative<CopyInit>(spec.init)) inst->generation = 0;
   instances.replace(index, std::move(inst));
@@ -76,6 +111,7 @@ void CudaEngine::replace(std::size_t index, const InstanceSpec& spec) {
 void CudaEngine::set_variant(std::size_t index, Variant variant) {
   Instance& inst = impl_->instances.at(index);
   if (variant == inst.variant) return;
+  impl_->before_edit();
   impl_->instances.set_layout(inst, variant);
   inst.variant = variant;
   inst.timing.clear_stats();
@@ -84,6 +120,7 @@ void CudaEngine::set_variant(std::size_t index, Variant variant) {
 void CudaEngine::set_rule(std::size_t index, const Rule& rule) {
   Instance& inst = impl_->instances.at(index);
   if (inst.rule == rule) return;
+  impl_->flush_summaries();
   inst.rule = rule;
   inst.origin = unique_origin();
 }
@@ -98,18 +135,24 @@ void CudaEngine::set_generations_per_launch(std::size_t index, int k) {
 
 void CudaEngine::set_cell(std::size_t index, int x, int y, bool alive) {
   Instance& inst = impl_->instances.at(index);
+  impl_->flush_summaries();
   const auto wrap = [](long long v, int n) { return static_cast<int>(((v % n) + n) % n); };
   kernels::launch_set_cell(inst.layout(), inst.front, inst.width, inst.height, wrap(x, inst.width),
                            wrap(y, inst.height), alive, impl_->instances.stream_of(inst));
   inst.origin = unique_origin();
 }
 
-void CudaEngine::set_stream_mode(StreamMode mode) { impl_->instances.set_mode(mode); }
+void CudaEngine::set_stream_mode(StreamMode mode) {
+  if (mode == impl_->instances.mode()) return;
+  impl_->flush_summaries();
+  impl_->instances.set_mode(mode);
+}
 StreamMode CudaEngine::stream_mode() const { return impl_->instances.mode(); }
 
 void CudaEngine::set_launch_graphs(bool on) {
   impl_->graphs.on = on;
   if (on) return;
+  impl_->frame_graph.drop();
   for (const auto& inst : impl_->instances.all()) {
     inst->frame_graphs.drop();
     inst->summary_graphs.drop();
@@ -121,18 +164,55 @@ bool CudaEngine::launch_graphs() const { return impl_->graphs.on; }
 void CudaEngine::step(int generations) {
   Impl& e = *impl_;
   if (generations < 0) throw InputError("cannot step a negative number of generations");
+  const auto start = std::chrono::steady_clock::now();
   const std::uint64_t syncs_before = e.syncs.total();
   e.timing.harvest(e.instances.all(), false);
   for (const auto& inst : e.instances.all()) sim::poll_snapshot(*inst);
   if (generations > 0 && e.instances.size() > 0) {
-    const int s = e.timing.start_frame(e.instances.mode(), e.instances.shared_stream());
-    for (const auto& inst : e.instances.all()) {
-      const sim::TimingSlot* slot = s >= 0 ? &e.timing.claim(*inst, s, generations) : nullptr;
-      sim::enqueue_frame(*inst, slot, generations, e.instances.stream_of(*inst), e.graphs);
+    const StreamMode mode = e.instances.mode();
+    const int s = e.timing.start_frame(mode, e.instances.shared_stream());
+    if (mode == StreamMode::graph) {
+      step_graph(generations, s);
+    } else {
+      for (const auto& inst : e.instances.all()) {
+        const sim::TimingSlot* slot = s >= 0 ? &e.timing.claim(*inst, s, generations) : nullptr;
+        sim::enqueue_frame(*inst, slot, generations, e.instances.stream_of(*inst), e.graphs);
+      }
     }
+    e.host_enqueue.add(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   }
   e.last_step_syncs = e.syncs.total() - syncs_before;
 }
+
+void CudaEngine::step_graph(int generations, int timed_slot) {
+  Impl& e = *impl_;
+  const auto& all = e.instances.all();
+  const cudaStream_t frame_stream = e.instances.shared_stream();
+  e.branch_work.assign(all.size(), sim::BranchWork{});
+  const bool summaries = e.summaries_deferred;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    sim::Instance& inst = *all[i];
+    if (timed_slot >= 0) e.timing.claim(inst, timed_slot, generations);
+    if (summaries)
+      e.branch_work[i].summary_slot =
+          static_cast<int>(sim::SummaryRequests::claim_slot(inst, e.timing.frame_count()));
+  }
+  e.frame_graph.enqueue(all, generations, timed_slot, e.branch_work, frame_stream, e.graphs.stream.get(),
+                        e.graphs.on);
+  if (summaries) {
+    // The summaries read the state before this frame's steps: the generation they were asked at.
+    const cuda::Event& done = e.summary_done[e.graph_summaries++ % sim::kSummaryRing];
+    done.record(frame_stream);
+    for (std::size_t i = 0; i < all.size(); ++i)
+      e.summaries.commit(*all[i], static_cast<std::size_t>(e.branch_work[i].summary_slot), done.get(),
+                         all[i]->generation - static_cast<std::uint64_t>(generations));
+    e.summaries_deferred = false;
+  }
+}
+
+StatSummary CudaEngine::host_enqueue_ms() const { return impl_->host_enqueue.summary(); }
+FrameGraphStats CudaEngine::frame_graph_stats() const { return impl_->frame_graph.stats(); }
 
 std::uint64_t CudaEngine::host_syncs_in_last_step() const { return impl_->last_step_syncs; }
 
@@ -147,6 +227,15 @@ bool CudaEngine::frame_timed() const { return impl_->timing.current_timed_slot()
 
 void CudaEngine::request_summaries() {
   Impl& e = *impl_;
+  if (e.instances.mode() == StreamMode::graph) {
+    // Carried by the next frame's graph. A request with no frame since the last one (a paused app)
+    // is served now instead, and covers this one: the state has not changed in between.
+    if (e.summaries_deferred)
+      e.flush_summaries();
+    else
+      e.summaries_deferred = e.instances.size() > 0;
+    return;
+  }
   for (const auto& inst : e.instances.all())
     e.summaries.request(*inst, e.instances.stream_of(*inst), e.graphs, e.timing.frame_count());
 }
@@ -222,6 +311,7 @@ StateSummary CudaEngine::summarize(std::size_t index) {
 }
 
 void CudaEngine::finish() {
+  impl_->flush_summaries();
   impl_->syncs.device();
   impl_->timing.harvest(impl_->instances.all(), true);
 }

@@ -55,6 +55,9 @@ class CudaEngine final : public Engine {
   bool frame_timed() const override;
   void step(int generations) override;
   std::uint64_t host_syncs_in_last_step() const override;
+  StatSummary host_enqueue_ms() const override;
+  /// Builds of the whole-frame graph (stream mode `graph`), counted since the engine was made.
+  FrameGraphStats frame_graph_stats() const override;
 
   void request_summaries() override;
   InstanceStatus status(std::size_t index) const override;
@@ -75,7 +78,8 @@ class CudaEngine final : public Engine {
 
   /// Frames (and summaries) that repeat the previous frames' shape are replayed from per-instance
   /// CUDA graphs: one call per instance and frame instead of a launch per kernel plus two event
-  /// records. On by default; off launches everything directly (for measurements and tests).
+  /// records; in stream mode `graph`, from one graph for the whole frame. On by default; off
+  /// launches everything directly (for measurements and tests).
   void set_launch_graphs(bool on);
   bool launch_graphs() const;
 
@@ -84,6 +88,9 @@ class CudaEngine final : public Engine {
   int device() const;
 
  private:
+  /// Stream mode `graph`: the frame (with a deferred summary request) as one graph launch.
+  void step_graph(int generations, int timed_slot);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -10,11 +10,7 @@
 
 namespace ls::sim {
 
-namespace {
-
-/// Enqueues `generations` generations of `inst` on `stream`, alternating between its two buffers
-/// from the front one; the result lies in the back buffer after an odd number of launches
-/// (launch_count). Changes nothing in `inst`, so it can also be captured into a frame graph.
+// The result lies in the back buffer after an odd number of launches (launch_count).
 void enqueue_generations(const Instance& inst, int generations, cudaStream_t stream) {
   const kernels::RuleMasks rule{inst.rule.birth, inst.rule.survive};
   const int w = inst.width, h = inst.height;
@@ -52,13 +48,15 @@ void enqueue_generations(const Instance& inst, int generations, cudaStream_t str
   }
 }
 
-/// Launches that enqueue_generations makes for `generations` generations.
 int launch_count(const Instance& inst, int generations) {
   const int depth = launch_depth(inst);
   return variant_iterates(inst.variant) ? (generations + depth - 1) / depth : generations;
 }
 
-}  // namespace
+void advance(Instance& inst, int generations) {
+  if (launch_count(inst, generations) % 2 == 1) std::swap(inst.front, inst.back);
+  inst.generation += static_cast<std::uint64_t>(generations);
+}
 
 int launch_depth(const Instance& inst) {
   return inst.variant == Variant::iterate ? std::min(inst.k, std::max(1, kernels::iterate_max_depth()))
@@ -89,8 +87,7 @@ void enqueue_frame(Instance& inst, const TimingSlot* slot, int generations, cuda
     enqueue_generations(inst, generations, stream);
   }
   if (slot) slot->step_end.record(stream);
-  if (launches % 2 == 1) std::swap(inst.front, inst.back);
-  inst.generation += static_cast<std::uint64_t>(generations);
+  advance(inst, generations);
 }
 
 }  // namespace ls::sim

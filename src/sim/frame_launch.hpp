@@ -50,6 +50,14 @@ struct FrameGraphs {
   }
 };
 
+/// Enqueues `generations` generations of `inst` on `stream`, alternating between its two buffers
+/// from the front one; changes nothing in `inst`, so that it can be captured into a graph.
+void enqueue_generations(const Instance& inst, int generations, cudaStream_t stream);
+/// Launches that enqueue_generations makes for `generations` generations.
+int launch_count(const Instance& inst, int generations);
+/// After a frame of `generations` generations was enqueued: the front buffer and the generation.
+void advance(Instance& inst, int generations);
+
 /// Generations per launch as run: the instance's k, but for `iterate` no deeper than the GPU's
 /// shared memory per block allows (48 on Turing; 64 elsewhere).
 int launch_depth(const Instance& inst);

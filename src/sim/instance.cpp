@@ -91,6 +91,7 @@ std::unique_ptr<Instance> Instances::make(const InstanceSpec& spec) {
   inst->rule = spec.rule;
   inst->variant = spec.variant;
   inst->k = spec.generations_per_launch;
+  inst->serial = next_serial_++;
 
   const Instance* source = nullptr;
   if (const auto* copy = std::get_if<CopyInit>(&spec.init)) {
@@ -181,8 +182,12 @@ void Instances::set_layout(Instance& inst, Variant variant) {
 }
 
 void Instances::set_mode(StreamMode mode) {
-  if (mode == mode_) return;
-  if (mode == StreamMode::shared) {
+  const bool own_before = mode_ == StreamMode::per_instance, own_after = mode == StreamMode::per_instance;
+  if (own_before == own_after) {  // shared <-> graph: outside work stays on the engine's stream
+    mode_ = mode;
+    return;
+  }
+  if (!own_after) {
     for (const auto& inst : list_) {
       inst->order.record(inst->stream.get());
       CUDA_CHECK(cudaStreamWaitEvent(shared_.get(), inst->order.get(), 0));

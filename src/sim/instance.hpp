@@ -31,6 +31,9 @@ struct Instance {
   int k = 1;
   std::uint64_t generation = 0;
   std::uint64_t origin = 0;
+  /// Unique per instance made by an engine: a frame graph that names it (its events, its buffers)
+  /// belongs to it and to no later instance that happens to reuse its address.
+  std::uint64_t serial = 0;
 
   cuda::Stream stream;
   cuda::Event order{cuda::Event::Create{}, false};  // orders work across streams
@@ -93,10 +96,14 @@ class Instances {
   StreamMode mode() const { return mode_; }
   /// Work keeps its order across the switch: the new streams wait (on the device) for the old ones.
   void set_mode(StreamMode mode);
+  /// Where work outside the frame (summaries, edits, display) goes: the instance's own stream in
+  /// per-instance mode, else the engine's stream (in graph mode each frame graph is launched there,
+  /// its branches captured from the instances' own streams).
   cudaStream_t stream_of(const Instance& inst) const {
-    return mode_ == StreamMode::shared ? shared_.get() : inst.stream.get();
+    return mode_ == StreamMode::per_instance ? inst.stream.get() : shared_.get();
   }
-  /// The engine's own stream: the shared mode's, and the one timing references are recorded on.
+  /// The engine's own stream: the shared mode's, graph mode's frame stream, and the one timing
+  /// references are recorded on.
   cudaStream_t shared_stream() const { return shared_.get(); }
 
   /// Device memory for a lattice: checks free memory first and throws InputError (changing
@@ -110,6 +117,7 @@ class Instances {
   cuda::Stream shared_;
   cuda::Event shared_order_{cuda::Event::Create{}, false};
   List list_;
+  std::uint64_t next_serial_ = 1;
 };
 
 /// Throws InputError when k is outside 1..kMaxGenerationsPerLaunch.

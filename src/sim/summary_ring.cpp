@@ -32,7 +32,7 @@ void poll_summaries(const Instance& inst) {
     const std::size_t s = (sums.next + n) % kSummaryRing;
     auto& slot = const_cast<SummarySlot&>(sums.slots[s]);
     if (!slot.pending) continue;
-    if (!event_done(slot.done.get())) break;
+    if (!event_done(slot.done_event())) break;
     slot.pending = false;
     if (slot.sequence > sums.newest_sequence) {
       sums.newest_sequence = slot.sequence;
@@ -41,8 +41,7 @@ void poll_summaries(const Instance& inst) {
   }
 }
 
-std::size_t SummaryRequests::request(Instance& inst, cudaStream_t stream, const GraphCapture& graphs,
-                                     std::uint64_t frame) {
+std::size_t SummaryRequests::claim_slot(Instance& inst, std::uint64_t frame) {
   InstanceSummaries& sums = inst.summaries;
   if (sums.frame + 1 == frame)
     ++sums.frames;
@@ -62,20 +61,36 @@ std::size_t SummaryRequests::request(Instance& inst, cudaStream_t stream, const 
   } else {
     sums.next = (s + 1) % kSummaryRing;
   }
-  SummarySlot& slot = sums.slots[s];
+  return s;
+}
+
+void SummaryRequests::enqueue_summary(const Instance& inst, std::size_t s, cudaStream_t on) {
+  std::uint64_t* device_result = inst.results_device + s * kSummaryWords;
+  kernels::launch_summary(inst.layout(), inst.front, inst.width, inst.height, device_result, on);
+  CUDA_CHECK(cudaMemcpyAsync(inst.summaries.results_host.as<std::uint64_t>() + s * kSummaryWords,
+                             device_result, kSummaryWords * sizeof(std::uint64_t), cudaMemcpyDeviceToHost,
+                             on));
+}
+
+void SummaryRequests::commit(Instance& inst, std::size_t s, cudaEvent_t frame_done,
+                             std::uint64_t generation) {
+  SummarySlot& slot = inst.summaries.slots[s];
+  slot.frame_done = frame_done;
+  slot.sequence = ++sequence_;
+  slot.generation = generation;
+  slot.pending = true;
+}
+
+std::size_t SummaryRequests::request(Instance& inst, cudaStream_t stream, const GraphCapture& graphs,
+                                     std::uint64_t frame) {
+  const std::size_t s = claim_slot(inst, frame);
   const SummaryShape shape{inst.layout(), inst.memory.get()};
   if (!(shape == inst.summary_graphs.shape)) {
     inst.summary_graphs.shape = shape;
     inst.summary_graphs.drop();
   }
-  const auto enqueue = [&inst, s](cudaStream_t on) {
-    std::uint64_t* device_result = inst.results_device + s * kSummaryWords;
-    kernels::launch_summary(inst.layout(), inst.front, inst.width, inst.height, device_result, on);
-    CUDA_CHECK(cudaMemcpyAsync(inst.summaries.results_host.as<std::uint64_t>() + s * kSummaryWords,
-                               device_result, kSummaryWords * sizeof(std::uint64_t), cudaMemcpyDeviceToHost,
-                               on));
-  };
-  if (graphs.on && sums.frames >= kFramesBeforeGraph) {
+  const auto enqueue = [&inst, s](cudaStream_t on) { enqueue_summary(inst, s, on); };
+  if (graphs.on && inst.summaries.frames >= kFramesBeforeGraph) {
     const std::size_t buffer = inst.front == inst.memory.get() ? 0 : 1;
     cuda::GraphExec& graph = inst.summary_graphs.graphs[buffer * kSummaryRing + s];
     if (!graph) graph = cuda::capture(graphs.stream.get(), enqueue);
@@ -83,10 +98,8 @@ std::size_t SummaryRequests::request(Instance& inst, cudaStream_t stream, const 
   } else {
     enqueue(stream);
   }
-  slot.done.record(stream);
-  slot.sequence = ++sequence_;
-  slot.generation = inst.generation;
-  slot.pending = true;
+  inst.summaries.slots[s].done.record(stream);
+  commit(inst, s, nullptr, inst.generation);
   return s;
 }
 

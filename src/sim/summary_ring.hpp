@@ -29,6 +29,10 @@ struct SummarySlot {
   std::uint64_t generation = 0;
   bool pending = false;
   cuda::Event done{cuda::Event::Create{}, false};
+  /// Stream mode `graph`: the engine's event recorded after the frame graph that made this
+  /// summary (one event for all instances instead of one each); null: `done`.
+  cudaEvent_t frame_done = nullptr;
+  cudaEvent_t done_event() const { return frame_done ? frame_done : done.get(); }
 };
 
 /// An instance's requests and the newest finished summary (published by polling in const calls).
@@ -69,6 +73,13 @@ class SummaryRequests {
   /// slot used. Requested in consecutive frames (as the app does), it is replayed from a graph per
   /// (front buffer, slot).
   std::size_t request(Instance& inst, cudaStream_t stream, const GraphCapture& graphs, std::uint64_t frame);
+  /// The parts of request() for a summary enqueued elsewhere (a frame graph): claim_slot picks the
+  /// slot for a request in frame `frame`; enqueue_summary enqueues (or captures) its work on `on`;
+  /// commit marks it requested at `generation`, done when `frame_done` is (null: the slot's own
+  /// event, recorded by the caller).
+  static std::size_t claim_slot(Instance& inst, std::uint64_t frame);
+  static void enqueue_summary(const Instance& inst, std::size_t s, cudaStream_t on);
+  void commit(Instance& inst, std::size_t s, cudaEvent_t frame_done, std::uint64_t generation);
   /// The summary in slot `s` (after its request has finished).
   static StateSummary read(const Instance& inst, std::size_t s);
 

@@ -13,6 +13,7 @@ void fill_engine_figures(const Engine& engine, PanelModel& model) {
   model.statuses.resize(n);
   for (std::size_t i = 0; i < n; ++i) model.statuses[i] = engine.status(i);
   model.frame = engine.frame_timings();
+  model.host_enqueue_ms = engine.host_enqueue_ms();
   model.timeline = engine.timeline();
   model.stream_mode = engine.stream_mode();
   model.timing_period = engine.timing_period();

@@ -31,6 +31,7 @@ struct PanelModel {
   std::string device;
   std::vector<InstanceStatus> statuses;  // one per instance
   FrameTimings frame;
+  StatSummary host_enqueue_ms;        // host time of the engine's step() per frame
   std::vector<TimelineBar> timeline;  // the bars of the newest complete frame
   StreamMode stream_mode = StreamMode::per_instance;
   int timing_period = 1;
@@ -71,6 +72,16 @@ inline constexpr double kVsyncNearFraction = 0.95;
 /// Whether vsync is what limits the frame rate now (so FPS and frame times are capped figures).
 inline bool vsync_caps_frames(const PanelModel& m) {
   return m.windowed && m.vsync && m.refresh_hz > 0 && m.fps >= m.refresh_hz * kVsyncNearFraction;
+}
+
+/// What binds the frame's simulation work: the host enqueueing it or the GPU running it.
+enum class FrameBound { unknown, host, gpu };
+/// Host-bound when the host's enqueue time per frame (mean) is at least the GPU span of a frame:
+/// the GPU then waits for work; GPU-bound otherwise. Unknown without both figures.
+inline FrameBound frame_bound(const PanelModel& m) {
+  if (!m.frame.valid || m.host_enqueue_ms.samples == 0 || m.frame.gpu_span_ms <= 0)
+    return FrameBound::unknown;
+  return m.host_enqueue_ms.mean >= m.frame.gpu_span_ms ? FrameBound::host : FrameBound::gpu;
 }
 
 /// Whether the engine runs on a GPU (CUDA): variants, k and the stream mode then mean something.

@@ -277,9 +277,19 @@ void SceneSection::draw_run_and_streams(const PanelModel& model, std::vector<Com
   if (ImGui::RadioButton("one shared", mode == StreamMode::shared) && mode != StreamMode::shared) {
     out.push_back(cmd::SetStreamMode{StreamMode::shared});
   }
+  ImGui::SameLine();
+  if (ImGui::RadioButton("one graph per frame", mode == StreamMode::graph) && mode != StreamMode::graph) {
+    out.push_back(cmd::SetStreamMode{StreamMode::graph});
+  }
+  tooltip(
+      "The whole frame of all instances as one CUDA graph, launched once per frame:\n"
+      "each instance a branch of its own, so the host enqueues one call instead of\n"
+      "a launch and two events per instance.");
+  const char* hint = "Watch concurrency: above 1, the streams overlap.";
+  if (mode == StreamMode::shared) hint = "Instances run in turn: concurrency stays near 1.";
+  if (mode == StreamMode::graph) hint = "One launch per frame: watch host enqueue fall below the GPU span.";
   ImGui::PushStyleColor(ImGuiCol_Text, colour::dim);
-  ImGui::TextWrapped(mode == StreamMode::per_instance ? "Watch concurrency: above 1, the streams overlap."
-                                                      : "Instances run in turn: concurrency stays near 1.");
+  ImGui::TextWrapped("%s", hint);
   ImGui::PopStyleColor();
 }
 

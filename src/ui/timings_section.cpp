@@ -136,6 +136,25 @@ void draw_totals(const PanelModel& model) {
   total_label(span_label(model), gpu ? "Earliest start to latest end of the frame's GPU work over all streams"
                                      : "Earliest start to latest end of the frame's work over all instances");
   frame_ms(frame.valid, frame.gpu_span_ms);
+  total_label("host enqueue",
+              gpu ? "Host time per frame spent enqueueing the steps (the engine's step()), mean over 120 "
+                    "frames; host-bound when it is at least the GPU span"
+                  : "Host time per frame of the steps (the CPU does the work), mean over 120 frames");
+  if (model.host_enqueue_ms.samples > 0) {
+    ImGui::Text("%s ms", format_ms(model.host_enqueue_ms.mean, a, sizeof a));
+    const FrameBound bound = frame_bound(model);
+    if (gpu && bound != FrameBound::unknown) {
+      ImGui::SameLine();
+      text_coloured(bound == FrameBound::host ? colour::warn : colour::good,
+                    bound == FrameBound::host ? "host-bound" : "GPU-bound");
+      tooltip(bound == FrameBound::host
+                  ? "The host takes longer to enqueue a frame than the GPU takes to run it: the GPU waits.\n"
+                    "Fewer launches per frame help (stream mode: one graph per frame)."
+                  : "The GPU takes longer to run a frame than the host to enqueue it.");
+    }
+  } else {
+    ImGui::TextDisabled("\xE2\x80\x94");
+  }
   total_label("busy", gpu ? "Sum of the streams' busy time in the frame"
                           : "Sum of the instances' step times in the frame");
   frame_ms(frame.valid, frame.busy_ms);

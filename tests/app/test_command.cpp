@@ -49,6 +49,7 @@ TEST(Command, EveryCanonicalLinePrintsBackUnchanged) {
                          "set 0 10 20 0",
                          "stream-mode shared",
                          "stream-mode per-instance",
+                         "stream-mode graph",
                          "screenshot a.png",
                          "screenshot",
                          "expect-agree",

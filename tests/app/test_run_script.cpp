@@ -80,6 +80,26 @@ TEST(RunScript, GivesTheAppsFinalHashesOnTheCpuBackend) {
   EXPECT_EQ(run_hashes, app_hashes) << dir.read("r.json");
 }
 
+// `stream-mode graph` is a script command like the other modes: the same script ends on the same
+// hashes, and the report names the mode.
+TEST(RunScript, StreamModeGraphEndsOnTheSameHashes) {
+  ScratchDir dir;
+  std::filesystem::copy_file(source_dir() + "/assets/patterns/glider.rle", dir.file("glider.rle"));
+  dir.write("s.script", std::string("stream-mode graph\n") + kScript);
+  const Outcome run = run_in(dir, "run --backend cpu --script s.script");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const std::vector<std::string> run_hashes =
+      all_matches(run.out, std::regex("instance=\\d+ generation=\\d+ population=\\d+ hash=(0x[0-9a-f]{16})"));
+  ASSERT_EQ(run_hashes.size(), 2u) << run.out;
+  EXPECT_EQ(run_hashes[0], "0x93aa62d882b4e0e2");
+  const Outcome app = run_in(dir, "--headless --backend cpu --script s.script --report r.json");
+  ASSERT_EQ(app.status, 0) << app.err;
+  const std::string report = dir.read("r.json");
+  EXPECT_NE(report.find("\"stream_mode\": \"graph\""), std::string::npos) << report;
+  EXPECT_NE(report.find("\"host_enqueue_ms\": {\"last\": "), std::string::npos) << report;
+  EXPECT_EQ(all_matches(report, std::regex("\"hash\": \"(0x[0-9a-f]{16})\"")), run_hashes);
+}
+
 TEST(RunScript, ExitsWithTheAppsStatusAndNamesTheLine) {
   struct Case {
     const char* script;

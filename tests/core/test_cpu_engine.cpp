@@ -166,6 +166,35 @@ TEST(CpuEngine, CopyStartsFromTheSourceState) {
 
 // Timings come from one frame in N: the statistics count only those frames, the timeline is the
 // newest timed frame, and the state is the same as without timing.
+// The CPU engine keeps stream mode `graph` as a setting: each instance keeps its own timeline row
+// (as a branch of the frame graph does on CUDA), and the host time of each step is measured.
+TEST(CpuEngine, GraphModeKeepsARowPerInstanceAndMeasuresHostEnqueue) {
+  CpuEngine engine(1);
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    InstanceSpec spec;
+    spec.width = spec.height = 64;
+    spec.init = RandomInit{0.3, seed};
+    engine.add(spec);
+  }
+  engine.set_stream_mode(StreamMode::graph);
+  EXPECT_EQ(engine.stream_mode(), StreamMode::graph);
+  EXPECT_EQ(engine.host_enqueue_ms().samples, 0);
+  for (int f = 0; f < 3; ++f) engine.step(2);
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    engine.begin_display(i);
+    engine.end_display(i);
+  }
+  engine.step(1);
+  std::vector<int> rows;
+  for (const TimelineBar& bar : engine.timeline())
+    if (bar.kind == TimelineBar::Kind::step) rows.push_back(bar.stream);
+  EXPECT_EQ(rows, (std::vector<int>{0, 1, 2}));
+  const StatSummary host = engine.host_enqueue_ms();
+  EXPECT_EQ(host.samples, 4);
+  EXPECT_GT(host.mean, 0.0);
+  EXPECT_EQ(engine.frame_graph_stats().builds, 0u);
+}
+
 TEST(CpuEngine, TimingPeriodTimesOneFrameInN) {
   CpuEngine e(1);
   InstanceSpec s;

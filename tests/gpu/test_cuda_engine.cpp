@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -813,6 +814,185 @@ TEST_F(CudaEngineTest, FillingTheDeviceEndsInACleanInputError) {
       << "the first fill kept more than 8 MiB";
   fill_and_empty();
   EXPECT_EQ(free_device_memory(), after_first);
+}
+
+}  // namespace
+}  // namespace ls
+
+// ---- stream mode `graph`: the whole frame as one CUDA graph (issue 14) ------------------------
+
+namespace ls {
+namespace {
+
+// Every variant, on random rules, over many frames of one graph launch each (with summaries asked
+// for every frame, as the app does): the state equals the CPU reference cell for cell, and no step
+// blocks.
+TEST_F(CudaEngineTest, GraphModeEqualsTheReferenceForEveryVariantOnRandomRules) {
+  const auto rules = test_rules();
+  CudaEngine engine;
+  engine.set_stream_mode(StreamMode::graph);
+  std::vector<Rule> used;
+  int i = 0;
+  for (Variant v : kAllVariants) {
+    for (int r = 0; r < 2; ++r, ++i) {
+      const Rule rule = rules[static_cast<std::size_t>(i * 3) % rules.size()];
+      engine.add(random_spec(128 + 32 * r, 96, 0.35, 700 + i, v, rule, 1 + 3 * r));
+      used.push_back(rule);
+    }
+  }
+  constexpr int kFrames = 90;
+  for (int f = 0; f < kFrames; ++f) {
+    engine.step(f < 60 ? 1 : 3);
+    EXPECT_EQ(engine.host_syncs_in_last_step(), 0u) << "frame " << f;
+    engine.request_summaries();
+  }
+  engine.finish();
+  const int generations = 60 + 3 * (kFrames - 60);
+  EXPECT_GT(engine.frame_graph_stats().builds, 0u);
+  for (std::size_t n = 0; n < engine.size(); ++n) {
+    const InstanceStatus s = engine.status(n);
+    SCOPED_TRACE("instance " + std::to_string(n) + " " + std::string(variant_name(s.variant)) + " " +
+                 s.rule.to_string());
+    Lattice reference = Lattice::random(s.width, s.height, 0.35, 700 + n);
+    cpu_run(reference, used[n], generations);
+    EXPECT_EQ(difference(engine.read(n), reference), "");
+    ASSERT_TRUE(s.summary.has_value());
+    EXPECT_EQ(s.summary->generation, static_cast<std::uint64_t>(generations));
+    EXPECT_EQ(s.summary->hash, reference.hash());
+  }
+}
+
+// Switching among the three stream modes and across variants keeps each instance's hash, and the
+// run ends on the reference.
+TEST_F(CudaEngineTest, SwitchingModesAndVariantsInGraphModeKeepsTheHash) {
+  CudaEngine engine;
+  for (int i = 0; i < 4; ++i)
+    engine.add(random_spec(256, 128, 0.3, 40 + i, kAllVariants[i], Rule::life(), 4));
+  const StreamMode modes[] = {StreamMode::graph, StreamMode::per_instance, StreamMode::graph,
+                              StreamMode::shared};
+  int generations = 0;
+  for (int round = 0; round < 8; ++round) {
+    const StreamMode mode = modes[round % 4];
+    engine.set_stream_mode(mode);
+    for (int f = 0; f < 6; ++f) {
+      engine.step(2);
+      engine.request_summaries();
+      generations += 2;
+    }
+    std::vector<std::uint64_t> before;
+    for (std::size_t i = 0; i < engine.size(); ++i) before.push_back(engine.summarize(i).hash);
+    const std::size_t changed = static_cast<std::size_t>(round) % engine.size();
+    engine.set_variant(changed, kAllVariants[static_cast<std::size_t>(round + 2) % kAllVariants.size()]);
+    engine.set_stream_mode(modes[(round + 1) % 4]);
+    for (std::size_t i = 0; i < engine.size(); ++i)
+      EXPECT_EQ(engine.summarize(i).hash, before[i]) << "round " << round << " instance " << i;
+  }
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    Lattice reference = Lattice::random(256, 128, 0.3, 40 + i);
+    cpu_run(reference, Rule::life(), generations);
+    EXPECT_EQ(difference(engine.read(i), reference), "") << "instance " << i;
+  }
+}
+
+// In graph mode each instance is a branch of its own: every instance has its own step bar on its own
+// row, a display bar, and step timings; the frame has a span; host enqueue time is measured.
+TEST_F(CudaEngineTest, GraphModeTimingsAndTimelineAreComplete) {
+  CudaEngine engine;
+  engine.set_stream_mode(StreamMode::graph);
+  for (int i = 0; i < 8; ++i)
+    engine.add(random_spec(512, 256, 0.25, 80 + i, kAllVariants[i % kAllVariants.size()], Rule::life(), 8));
+  for (int f = 0; f < 60; ++f) {
+    engine.step(2);
+    EXPECT_EQ(engine.host_syncs_in_last_step(), 0u);
+    for (std::size_t i = 0; i < engine.size(); ++i) {
+      if (engine.begin_display(i)) engine.end_display(i);
+    }
+    engine.request_summaries();
+  }
+  engine.finish();
+  const FrameTimings frame = engine.frame_timings();
+  ASSERT_TRUE(frame.valid);
+  EXPECT_GT(frame.gpu_span_ms, 0.0);
+  const auto bars = engine.timeline();
+  std::vector<int> steps(engine.size(), 0), displays(engine.size(), 0);
+  for (const auto& bar : bars) {
+    EXPECT_EQ(bar.stream, static_cast<int>(bar.instance));
+    EXPECT_GE(bar.end_ms, bar.start_ms);
+    (bar.kind == TimelineBar::Kind::step ? steps : displays)[bar.instance]++;
+  }
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    EXPECT_EQ(steps[i], 1) << "instance " << i;
+    EXPECT_EQ(displays[i], 1) << "instance " << i;
+    const InstanceStatus s = engine.status(i);
+    EXPECT_GT(s.step_ms.samples, 0);
+    EXPECT_GT(s.cups, 0.0);
+  }
+  const StatSummary host = engine.host_enqueue_ms();
+  EXPECT_EQ(host.samples, 60);
+  EXPECT_GT(host.mean, 0.0);
+}
+
+/// Frame graph builds while `frames` frames of `generations` run.
+std::uint64_t builds_over(CudaEngine& e, int frames, int generations) {
+  const std::uint64_t before = e.frame_graph_stats().builds;
+  for (int f = 0; f < frames; ++f) e.step(generations);
+  return e.frame_graph_stats().builds - before;
+}
+
+// The frame graph is built again only when the frame's shape changes: unchanged frames relaunch it
+// (timed and untimed frames, both front buffers), and each change of instances, variant, k,
+// generations per frame or timing period builds anew.
+TEST_F(CudaEngineTest, GraphModeRebuildsOnlyWhenTheFramesShapeChanges) {
+  CudaEngine engine;
+  engine.set_stream_mode(StreamMode::graph);
+  for (int i = 0; i < 4; ++i)
+    engine.add(random_spec(256, 256, 0.3, 20 + i, Variant::bitpacked, Rule::life(), 1));
+  const auto settles = [&](const char* after) {
+    // 40 frames: at a timing period of 8 every timing slot comes around once.
+    EXPECT_GT(builds_over(engine, 40, 1), 0u) << "no build after " << after;
+    EXPECT_EQ(builds_over(engine, 40, 1), 0u) << "unchanged frames rebuilt after " << after;
+  };
+  settles("start");
+  engine.add(random_spec(256, 256, 0.3, 30, Variant::global, Rule::life(), 1));
+  settles("add");
+  engine.set_variant(1, Variant::shared);
+  settles("variant");
+  engine.set_generations_per_launch(0, 4);
+  settles("k");
+  engine.set_timing_period(8);
+  settles("timing period");
+  engine.remove(2);
+  settles("remove");
+  EXPECT_GT(builds_over(engine, 20, 2), 0u) << "generations per frame";
+  EXPECT_EQ(builds_over(engine, 40, 2), 0u);
+  const FrameGraphStats stats = engine.frame_graph_stats();
+  EXPECT_GT(stats.build_ms, 0.0);
+  EXPECT_LT(stats.builds, 60u);
+}
+
+// A paused app asks for summaries without stepping: graph mode still delivers the summary of the
+// state it stands at, without a host sync.
+TEST_F(CudaEngineTest, GraphModeSummariesArriveWhilePaused) {
+  CudaEngine engine;
+  engine.set_stream_mode(StreamMode::graph);
+  engine.add(random_spec(256, 256, 0.3, 5, Variant::bitpacked, Rule::life(), 2));
+  for (int f = 0; f < 10; ++f) {
+    engine.step(1);
+    engine.request_summaries();
+  }
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  std::optional<StateSummary> got;
+  while (std::chrono::steady_clock::now() < until) {
+    engine.request_summaries();  // paused frames
+    got = engine.status(0).summary;
+    if (got && got->generation == 10) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->generation, 10u);
+  Lattice reference = Lattice::random(256, 256, 0.3, 5);
+  cpu_run(reference, Rule::life(), 10);
+  EXPECT_EQ(got->hash, reference.hash());
 }
 
 }  // namespace

@@ -93,6 +93,17 @@ TEST_F(PanelTest, AgeShadingCheckboxFollowsTheScene) {
   EXPECT_FALSE(std::get<cmd::Age>(out[0]).on);
 }
 
+TEST_F(PanelTest, StreamsRowOffersOneGraphPerFrame) {
+  frame();
+  ImGui::ActivateItem(scene_item("one graph per frame"));
+  std::vector<Command> out = frame();
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_TRUE(std::holds_alternative<cmd::SetStreamMode>(out[0]));
+  EXPECT_EQ(std::get<cmd::SetStreamMode>(out[0]).mode, StreamMode::graph);
+  engine_.set_stream_mode(StreamMode::graph);
+  EXPECT_TRUE(frame().empty());
+}
+
 TEST_F(PanelTest, TimedFramesSliderAsksForTheTimingPeriodTyped) {
   frame();
   focus_text(scene_item("##timing"));

@@ -104,6 +104,29 @@ TEST_F(PanelLayoutTest, OnTheCpuEngineTheSpanIsNotAGpuSpan) {
   EXPECT_NE(panel_text().find("GPU span"), std::string::npos);
 }
 
+// Host enqueue time shows beside the span, with which one binds the frame: host-bound when the host
+// takes at least the GPU span to enqueue a frame, GPU-bound otherwise.
+TEST_F(PanelLayoutTest, HostEnqueueShowsBesideTheSpanAndSaysWhatBindsTheFrame) {
+  ImGui::GetIO().DisplaySize = ImVec2(1600, 2000);
+  panel_text();  // the engine's figures once, then the model as a CUDA engine's would be
+  with_engine_ = false;
+  model_.backend = "cuda";
+  model_.frame = FrameTimings{true, 0.5, 4.0, 8.0};
+  model_.host_enqueue_ms.samples = 120;
+  model_.host_enqueue_ms.mean = 0.8;
+  std::string text = panel_text();
+  EXPECT_NE(text.find("host enqueue"), std::string::npos) << text;
+  EXPECT_NE(text.find("host-bound"), std::string::npos);
+  EXPECT_EQ(frame_bound(model_), FrameBound::host);
+  model_.host_enqueue_ms.mean = 0.04;
+  text = panel_text();
+  EXPECT_NE(text.find("GPU-bound"), std::string::npos);
+  EXPECT_EQ(text.find("host-bound"), std::string::npos);
+  model_.frame.valid = false;
+  EXPECT_EQ(frame_bound(model_), FrameBound::unknown);
+  EXPECT_EQ(panel_text().find("-bound"), std::string::npos);
+}
+
 TEST_F(PanelLayoutTest, VsyncIsBlamedOnlyNearTheRefreshRate) {
   ImGui::GetIO().DisplaySize = ImVec2(1600, 2000);
   model_.windowed = true;

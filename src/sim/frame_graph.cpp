@@ -1,0 +1,98 @@
+// frame_graph.cpp — implements FrameGraphCache (frame_graph.hpp): the branches of a frame, their
+// capture into one graph per key, and the key that decides when a graph is built again.
+#include "sim/frame_graph.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "sim/frame_launch.hpp"
+#include "sim/instance.hpp"
+#include "sim/summary_ring.hpp"
+
+namespace ls::sim {
+
+FrameGraphCache::FrameGraphCache() = default;
+
+void FrameGraphCache::drop() {
+  entries_.clear();
+  shape_.clear();
+  shape_frames_ = 0;
+}
+
+void FrameGraphCache::enqueue_branches(const InstanceList& instances, int generations, int timed_slot,
+                                       const std::vector<BranchWork>& work, cudaStream_t frame_stream) const {
+  // Every instance's work goes on its own stream, forked from the frame stream and joined back to
+  // it, so that captured, each instance is a branch of its own and runs beside the others.
+  fork_.record(frame_stream);
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    const Instance& inst = *instances[i];
+    const cudaStream_t branch = inst.stream.get();
+    CUDA_CHECK(cudaStreamWaitEvent(branch, fork_.get(), 0));
+    // The summary reads the state as it was when it was asked for: before this frame's steps.
+    if (work[i].summary_slot >= 0)
+      SummaryRequests::enqueue_summary(inst, static_cast<std::size_t>(work[i].summary_slot), branch);
+    const TimingSlot* slot =
+        timed_slot >= 0 ? &inst.timing.slots[static_cast<std::size_t>(timed_slot)] : nullptr;
+    if (slot) slot->step_start.record_in_graph(branch);
+    enqueue_generations(inst, generations, branch);
+    if (slot) slot->step_end.record_in_graph(branch);
+    inst.order.record(branch);
+    CUDA_CHECK(cudaStreamWaitEvent(frame_stream, inst.order.get(), 0));
+  }
+}
+
+cuda::GraphExec FrameGraphCache::build(const InstanceList& instances, int generations, int timed_slot,
+                                       const std::vector<BranchWork>& work, cudaStream_t capture_stream) {
+  const auto start = std::chrono::steady_clock::now();
+  cuda::GraphExec graph = cuda::capture(
+      capture_stream, [&](cudaStream_t c) { enqueue_branches(instances, generations, timed_slot, work, c); });
+  ++stats_.builds;
+  stats_.build_ms +=
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return graph;
+}
+
+void FrameGraphCache::enqueue(const InstanceList& instances, int generations, int timed_slot,
+                              const std::vector<BranchWork>& work, cudaStream_t frame_stream,
+                              cudaStream_t capture_stream, bool use_graphs) {
+  scratch_shape_.clear();
+  bool fits = true;
+  for (const auto& p : instances) {
+    const Instance& inst = *p;
+    scratch_shape_.push_back(Shape{inst.serial, inst.width, inst.height, inst.variant, inst.k,
+                                   inst.rule.birth, inst.rule.survive, inst.memory.get()});
+    fits = fits && launch_count(inst, generations) <= kMaxGraphLaunches;
+  }
+  if (scratch_shape_ == shape_ && generations == generations_) {
+    ++shape_frames_;
+  } else {
+    entries_.clear();  // they name buffers and events of another shape
+    shape_.swap(scratch_shape_);
+    generations_ = generations;
+    shape_frames_ = 1;
+  }
+  if (!use_graphs || !fits || shape_frames_ < kFramesBeforeGraph) {
+    enqueue_branches(instances, generations, timed_slot, work, frame_stream);
+  } else {
+    // The key: the timing slot, then per instance its front buffer and summary slot.
+    scratch_key_.clear();
+    scratch_key_.push_back(static_cast<std::uint8_t>(timed_slot + 1));
+    for (std::size_t i = 0; i < instances.size(); ++i) {
+      const Instance& inst = *instances[i];
+      const int front = inst.front == inst.memory.get() ? 0 : 1;
+      scratch_key_.push_back(static_cast<std::uint8_t>(front | ((work[i].summary_slot + 1) << 1)));
+    }
+    auto it =
+        std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key == scratch_key_; });
+    if (it == entries_.end()) {
+      cuda::GraphExec graph = build(instances, generations, timed_slot, work, capture_stream);
+      if (entries_.size() >= kMaxFrameGraphs) entries_.erase(entries_.begin());
+      entries_.push_back(Entry{scratch_key_, std::move(graph)});
+      it = entries_.end() - 1;
+    }
+    it->graph.launch(frame_stream);
+  }
+  for (const auto& p : instances) advance(*p, generations);
+}
+
+}  // namespace ls::sim

@@ -1,0 +1,82 @@
+// frame_graph.hpp — stream mode `graph`: one frame of all instances as one CUDA graph, launched
+// with one host call per frame. Each instance is a branch of its own, captured from its own stream
+// (forked from and joined to the frame stream by events): its summary when one is due, its timing
+// start event, its kernels, its timing end event. Graphs are kept per frame key and built again
+// only when the frame's shape changes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "sim/cuda_handles.hpp"
+
+namespace ls::sim {
+
+struct Instance;
+
+/// Graphs kept for one frame shape. A key is the shape plus, per instance, its front buffer and
+/// summary slot, and the frame's timing slot; in a steady run these advance together (a k = 1 run
+/// timing every frame with summaries every frame cycles through 4 keys), so a few graphs serve it.
+/// Beyond this many the oldest goes.
+inline constexpr std::size_t kMaxFrameGraphs = 16;
+
+/// What one frame of one instance asks of its branch.
+struct BranchWork {
+  int summary_slot = -1;  // -1: no summary in this frame
+};
+
+class FrameGraphCache {
+ public:
+  using InstanceList = std::vector<std::unique_ptr<Instance>>;
+
+  FrameGraphCache();
+
+  /// Enqueues one frame of every instance (`generations` generations each; the timing events of
+  /// ring slot `timed_slot` around each instance's kernels, or none for -1; the summaries in
+  /// `work`, one entry per instance) on `frame_stream`, and advances the fronts and generations.
+  /// A frame of a shape seen kFramesBeforeGraph frames in a row is one graph launch (the graph
+  /// captured on `capture_stream` the first time its key comes); other frames, and every frame when
+  /// `use_graphs` is false, enqueue the same branches directly.
+  void enqueue(const InstanceList& instances, int generations, int timed_slot,
+               const std::vector<BranchWork>& work, cudaStream_t frame_stream, cudaStream_t capture_stream,
+               bool use_graphs);
+
+  /// Drops every graph (before instances, their buffers or their events go).
+  void drop();
+  const FrameGraphStats& stats() const { return stats_; }
+
+ private:
+  /// What a frame's graph bakes in, beside the per-instance parts of its key.
+  struct Shape {
+    std::uint64_t serial = 0;
+    int width = 0, height = 0;
+    Variant variant = Variant::naive;
+    int k = 0;
+    std::uint32_t birth = 0, survive = 0;
+    const void* memory = nullptr;
+    bool operator==(const Shape&) const = default;
+  };
+  struct Entry {
+    std::vector<std::uint8_t> key;
+    cuda::GraphExec graph;
+  };
+
+  void enqueue_branches(const InstanceList& instances, int generations, int timed_slot,
+                        const std::vector<BranchWork>& work, cudaStream_t frame_stream) const;
+  cuda::GraphExec build(const InstanceList& instances, int generations, int timed_slot,
+                        const std::vector<BranchWork>& work, cudaStream_t capture_stream);
+
+  cuda::Event fork_{cuda::Event::Create{}, false};
+  std::vector<Shape> shape_;  // of the cached graphs
+  int generations_ = 0;
+  int shape_frames_ = 0;  // consecutive frames of this shape
+  std::vector<Shape> scratch_shape_;
+  std::vector<std::uint8_t> scratch_key_;
+  std::vector<Entry> entries_;  // oldest first
+  FrameGraphStats stats_;
+};
+
+}  // namespace ls::sim
