@@ -103,10 +103,11 @@ TEST(Cli, RunRefusesABadDeviceListWithOneLineListingTheGpusPresent) {
     ScratchDir dir;
     const Outcome r = run_app(dir, b.args);
     const std::string message = b.message;
-    if (message.find("listed twice") != std::string::npos || message.find("exist") != std::string::npos)
+    if (message.find("listed twice") != std::string::npos || message.find("exist") != std::string::npos) {
       EXPECT_TRUE(r.err.find("GPUs present: 0 ") != std::string::npos ||
                   r.err.find("no GPU present: ") != std::string::npos)
           << r.err;
+    }
   }
 }
 
