@@ -79,12 +79,12 @@ __device__ __forceinline__ void store_word(void* cells, std::size_t j, std::uint
 }
 
 template <Layout L>
-__global__ void random_fill_kernel(void* dst, int width, std::size_t words, std::uint64_t threshold, bool all,
-                                   std::uint64_t seed) {
+__global__ void random_fill_kernel(void* dst, int width, std::size_t words, std::uint32_t first_row,
+                                   std::uint64_t threshold, bool all, std::uint64_t seed) {
   const int words_per_row = width / 32;
   for (std::size_t j = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; j < words;
        j += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    const auto y = static_cast<std::uint32_t>(j / words_per_row);
+    const auto y = first_row + static_cast<std::uint32_t>(j / words_per_row);
     const auto x0 = static_cast<std::uint32_t>(j % words_per_row) * 32u;
     std::uint32_t mask = 0;
     for (int i = 0; i < 32; ++i)
@@ -118,15 +118,15 @@ __global__ void set_cell_kernel(Layout layout, void* cells, std::size_t index, b
 }
 
 template <Layout L>
-__global__ void summary_kernel(const void* cells, int width, int height, std::size_t words,
-                               unsigned long long* result) {
+__global__ void summary_kernel(const void* cells, int width, std::uint32_t first_row, std::uint64_t base,
+                               std::size_t words, unsigned long long* result) {
   const int words_per_row = width / 32;
   unsigned long long population = 0, hash = 0;
   for (std::size_t j = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; j < words;
        j += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     std::uint32_t mask = load_word<L>(cells, j);
     population += __popc(mask);
-    const auto y = static_cast<std::uint32_t>(j / words_per_row);
+    const auto y = first_row + static_cast<std::uint32_t>(j / words_per_row);
     const auto x0 = static_cast<std::uint32_t>(j % words_per_row) * 32u;
     while (mask) {
       const int i = __ffs(mask) - 1;
@@ -156,7 +156,7 @@ __global__ void summary_kernel(const void* cells, int width, int height, std::si
       hash += __shfl_down_sync(0xffffffffu, hash, off);
     }
     if (lane == 0) {
-      if (blockIdx.x == 0) hash += lattice_hash_base(width, height);
+      if (blockIdx.x == 0) hash += base;
       atomicAdd(&result[0], population);
       atomicAdd(&result[1], hash);
     }
@@ -201,20 +201,26 @@ std::size_t layout_bytes(Layout layout, int width, int height) {
 
 void launch_random_fill(Layout layout, void* dst, int width, int height, std::uint64_t threshold, bool all,
                         std::uint64_t seed, cudaStream_t stream) {
-  const std::size_t words = cell_count(width, height) / 32;
+  launch_random_fill_rows(layout, dst, width, height, 0, threshold, all, seed, stream);
+}
+
+void launch_random_fill_rows(Layout layout, void* dst, int width, int rows, int first_row,
+                             std::uint64_t threshold, bool all, std::uint64_t seed, cudaStream_t stream) {
+  const std::size_t words = cell_count(width, rows) / 32;
   const int blocks = blocks_for(static_cast<long long>(words));
+  const auto y0 = static_cast<std::uint32_t>(first_row);
   switch (layout) {
     case Layout::int32_cells:
       random_fill_kernel<Layout::int32_cells>
-          <<<blocks, kThreads, 0, stream>>>(dst, width, words, threshold, all, seed);
+          <<<blocks, kThreads, 0, stream>>>(dst, width, words, y0, threshold, all, seed);
       break;
     case Layout::byte_cells:
       random_fill_kernel<Layout::byte_cells>
-          <<<blocks, kThreads, 0, stream>>>(dst, width, words, threshold, all, seed);
+          <<<blocks, kThreads, 0, stream>>>(dst, width, words, y0, threshold, all, seed);
       break;
     case Layout::bit_cells:
       random_fill_kernel<Layout::bit_cells>
-          <<<blocks, kThreads, 0, stream>>>(dst, width, words, threshold, all, seed);
+          <<<blocks, kThreads, 0, stream>>>(dst, width, words, y0, threshold, all, seed);
       break;
   }
   CUDA_CHECK_LAUNCH();
@@ -250,20 +256,30 @@ void launch_set_cell(Layout layout, void* cells, int width, int /*height*/, int 
 
 void launch_summary(Layout layout, const void* cells, int width, int height, std::uint64_t* result,
                     cudaStream_t stream) {
+  launch_summary_rows(
+      layout, cells, width, height, 0,
+      lattice_hash_base(static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height)), result,
+      stream);
+}
+
+void launch_summary_rows(Layout layout, const void* cells, int width, int rows, int first_row,
+                         std::uint64_t base, std::uint64_t* result, cudaStream_t stream) {
   static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t));
   CUDA_CHECK(cudaMemsetAsync(result, 0, 2 * sizeof(std::uint64_t), stream));
-  const std::size_t words = cell_count(width, height) / 32;
+  const std::size_t words = cell_count(width, rows) / 32;
   const int blocks = blocks_for(static_cast<long long>(words));
   auto* out = reinterpret_cast<unsigned long long*>(result);
+  const auto y0 = static_cast<std::uint32_t>(first_row);
   switch (layout) {
     case Layout::int32_cells:
-      summary_kernel<Layout::int32_cells><<<blocks, kThreads, 0, stream>>>(cells, width, height, words, out);
+      summary_kernel<Layout::int32_cells>
+          <<<blocks, kThreads, 0, stream>>>(cells, width, y0, base, words, out);
       break;
     case Layout::byte_cells:
-      summary_kernel<Layout::byte_cells><<<blocks, kThreads, 0, stream>>>(cells, width, height, words, out);
+      summary_kernel<Layout::byte_cells><<<blocks, kThreads, 0, stream>>>(cells, width, y0, base, words, out);
       break;
     case Layout::bit_cells:
-      summary_kernel<Layout::bit_cells><<<blocks, kThreads, 0, stream>>>(cells, width, height, words, out);
+      summary_kernel<Layout::bit_cells><<<blocks, kThreads, 0, stream>>>(cells, width, y0, base, words, out);
       break;
   }
   CUDA_CHECK_LAUNCH();

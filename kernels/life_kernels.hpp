@@ -51,6 +51,11 @@ void launch_step_bitpacked(const std::uint32_t* in, std::uint32_t* out, int widt
 /// The random fill of splitmix.hpp, written straight into `dst` in `layout`.
 void launch_random_fill(Layout layout, void* dst, int width, int height, std::uint64_t threshold, bool all,
                         std::uint64_t seed, cudaStream_t stream);
+/// Rows first_row..first_row+rows-1 of the random fill of a lattice `width` wide, written to `dst`
+/// (which holds just those rows): a band of a split lattice gets exactly the cells the whole
+/// lattice's fill gives there.
+void launch_random_fill_rows(Layout layout, void* dst, int width, int rows, int first_row,
+                             std::uint64_t threshold, bool all, std::uint64_t seed, cudaStream_t stream);
 /// Converts a lattice between layouts (src and dst distinct buffers; same layout = copy).
 void launch_convert(Layout from, const void* src, Layout to, void* dst, int width, int height,
                     cudaStream_t stream);
@@ -63,6 +68,13 @@ void launch_set_cell(Layout layout, void* cells, int width, int height, int x, i
 /// zeroed by the launch itself (memsetAsync on `stream`), so one call gives one answer.
 void launch_summary(Layout layout, const void* cells, int width, int height, std::uint64_t* result,
                     cudaStream_t stream);
+
+/// The summary of `rows` rows at `cells` that are rows first_row.. of a larger lattice: population
+/// and the hash terms of their live cells at their lattice coordinates, plus `base` (the W x H base
+/// term for one part of a split lattice, 0 for the others). The parts' results summed mod 2^64
+/// equal launch_summary of the whole lattice (every term is a sum over cells).
+void launch_summary_rows(Layout layout, const void* cells, int width, int rows, int first_row,
+                         std::uint64_t base, std::uint64_t* result, cudaStream_t stream);
 
 /// How a tile samples its lattice: texture pixel (px, py) covers lattice cells starting at
 /// (origin_x + px * cells_per_pixel, origin_y + py * cells_per_pixel) (wrapping on the torus).

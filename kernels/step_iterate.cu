@@ -8,6 +8,7 @@
 // row per generation), so warps that finish early leave the multiprocessor to other blocks.
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -110,15 +111,22 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+/// Devices told apart by the per-device caches below (ordinals beyond share the last slot).
+constexpr int kMaxDevices = 64;
+int current_device() {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  return device < 0 || device >= kMaxDevices ? kMaxDevices - 1 : device;
+}
+
 /// Shared memory per block the device gives on request (cudaDevAttrMaxSharedMemoryPerBlockOptin),
 /// per device, read once; or the limit set for tests.
 int g_smem_limit_override = 0;
 int smem_limit() {
   if (g_smem_limit_override > 0) return g_smem_limit_override;
-  static int cached[64] = {};
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  if (device < 0 || device >= 64) device = 0;
+  // Atomic: the threads that drive a split lattice's bands (one per GPU) launch concurrently.
+  static std::atomic<int> cached[kMaxDevices] = {};
+  const int device = current_device();
   if (cached[device] == 0) {
     int bytes = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
@@ -144,8 +152,10 @@ template <bool kLife, int kTileW, int kTileH>
 void launch_tile(const std::uint8_t* in, std::uint8_t* out, int width, int height, ByteRule rule, int k,
                  cudaStream_t stream) {
   using T = IterateTile<kTileW, kTileH>;
-  static std::once_flag once;
-  std::call_once(once, [] {
+  // The attribute belongs to the kernel in one device's context: set it once per device (a lattice
+  // split across GPUs launches this kernel on each).
+  static std::once_flag once[kMaxDevices];
+  std::call_once(once[current_device()], [] {
     CUDA_CHECK(cudaFuncSetAttribute(life_step_iterate<kLife, kTileW, kTileH>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, T::kSmemBytes));
   });

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 
+#include "app/cli_devices.hpp"
 #include "app/cli_numbers.hpp"
 #include "app/engine_factory.hpp"
 #include "app/scene.hpp"
@@ -40,13 +41,13 @@ struct RunOptions {
   int generations_per_launch = 16;
   long long every = 0;
   std::string output;
-  int device = 0;
+  DeviceList devices;  // --devices LIST, or --device N (default 0)
 };
 
 // The options as written on the command line (all text; converted strictly by to_options).
 struct RunArgs {
   std::optional<std::string> pattern, density, seed, width, height, generations, rule, backend, variant,
-      generations_per_launch, every, output, device, script;
+      generations_per_launch, every, output, device, devices, script;
 };
 
 RunOptions to_options(const RunArgs& a) {
@@ -80,7 +81,7 @@ RunOptions to_options(const RunArgs& a) {
     if (a.output->empty()) throw InputError("--output '': expected a file name");
     o.output = *a.output;
   }
-  if (a.device) o.device = static_cast<int>(parse_whole("--device", *a.device, 0, 1024));
+  o.devices = device_choice(a.device ? &*a.device : nullptr, a.devices ? &*a.devices : nullptr);
   return o;
 }
 
@@ -178,7 +179,7 @@ int run(const RunOptions& o) {
   std::string rule_text;
   InstanceSpec spec = make_spec(o, rule_text);
   if (!o.output.empty()) check_output_writable(o.output);
-  auto engine = make_engine(o.backend, o.device);
+  auto engine = make_engine(o.backend, o.devices);
   engine->add(spec);  // InputError here (too large) still comes before any output
 
   const bool cpu = engine->backend() == "cpu";
@@ -215,6 +216,7 @@ void print_instance(std::size_t index, const StateSummary& s) {
 // names), then the script's lines through the same executor, with no screen: commands that need
 // one are refused before anything runs. Exit status as the app's: 1 expectation, 2 bad input.
 int run_script(const RunArgs& a) {
+  if (a.devices) throw InputError("--script runs on one device: --devices is for --generations runs");
   for (const auto* given : {&a.generations, &a.every, &a.output})
     if (*given)
       throw InputError(
@@ -289,7 +291,11 @@ int run_main(int argc, char** argv) {
       ->type_name("V");
   app.add_option("--generations-per-launch", a.generations_per_launch, "k for iterate and bitpacked (1..64)")
       ->type_name("K");
-  app.add_option("--device", a.device, "CUDA device number (default 0)")->type_name("N");
+  app.add_option("--device", a.device, "CUDA device number (default 0); the same as --devices N")
+      ->type_name("N");
+  app.add_option("--devices", a.devices,
+                 "CUDA devices, comma-separated, or all: several split the lattice into bands, one per GPU")
+      ->type_name("LIST");
   app.add_option("--every", a.every, "print a line every K generations, 1.." + max_generations)
       ->type_name("K");
   app.add_option("--output", a.output, "write the final lattice as RLE")->type_name("FILE.rle");

@@ -6,6 +6,7 @@
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
 #if defined(LIFESTREAMS_HAVE_CUDA)
+#include "multi/split_engine.hpp"
 #include "sim/cuda_engine.hpp"
 #endif
 
@@ -32,6 +33,23 @@ bool build_has_cuda() {
 
 std::unique_ptr<Engine> make_engine(std::string_view backend, int device) {
   return choose_engine(backend, device).engine;
+}
+
+std::unique_ptr<Engine> make_engine(std::string_view backend, const DeviceList& devices) {
+  if (!devices.all && devices.ordinals.size() == 1) return make_engine(backend, devices.ordinals.front());
+  if (backend != "auto" && backend != "cpu" && backend != "cuda") {
+    throw InputError("--backend " + std::string(backend) + ": expected auto, cpu or cuda");
+  }
+  if (backend == "cpu")
+    throw InputError(
+        "--devices with --backend cpu: the CPU engine uses no GPU; give one device or --backend cuda");
+  const std::vector<int> list = resolve_devices("--devices", devices);
+  if (list.size() == 1) return make_engine("cuda", list.front());
+#if defined(LIFESTREAMS_HAVE_CUDA)
+  return std::make_unique<multi::SplitEngine>(list);
+#else
+  throw DeviceError("--devices: this build has no CUDA engine");
+#endif
 }
 
 EngineChoice choose_engine(std::string_view backend, int device) {

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string_view>
 
+#include "app/cli_devices.hpp"
 #include "core/engine.hpp"
 
 namespace ls {
@@ -15,6 +16,11 @@ class CudaEngine;
 /// "cuda": the CUDA engine on `device`; DeviceError when there is none (never a silent fall-back).
 /// "cpu": the CPU reference engine. Any other name, or a device number out of range: InputError.
 std::unique_ptr<Engine> make_engine(std::string_view backend, int device);
+
+/// --devices LIST: one device is make_engine(backend, device) (the one-GPU path, unchanged); several
+/// give an engine whose every instance is one lattice split across them (src/multi). Several
+/// devices with --backend cpu, or on a build or machine without CUDA, are refused.
+std::unique_ptr<Engine> make_engine(std::string_view backend, const DeviceList& devices);
 
 /// make_engine's engine together with its concrete type, for the parts that fit one kind of
 /// engine (the display's tile filler, app/engine_factory_gui.hpp): exactly one of `cpu` and `cuda`

@@ -86,6 +86,31 @@ TEST(Cli, RunRefusesBadArgumentsWithOneLineOfOurOwn) {
   for (const Bad& b : cases) expect_refused(b);
 }
 
+TEST(Cli, RunRefusesABadDeviceListWithOneLineListingTheGpusPresent) {
+  // Syntax and repeats are refused before any device is used, so these hold with or without a GPU.
+  const Bad cases[] = {
+      {"run --generations 1 --devices 0,0", "--devices 0,0: device 0 is listed twice; "},
+      {"run --generations 1 --devices 1,0,1", "--devices 1,0,1: device 1 is listed twice; "},
+      {"run --generations 1 --devices 0,", "--devices 0,: expected `all` or device numbers"},
+      {"run --generations 1 --devices ''", "--devices : expected `all` or device numbers"},
+      {"run --generations 1 --devices 0,x", "--devices 0,x: 'x' is not a device number 0..1024"},
+      {"run --generations 1 --device 0 --devices 0", "--device and --devices: give one of them"},
+      {"run --generations 1 --devices 0,1 --backend cpu", "--devices with --backend cpu"},
+      {"run --generations 1 --devices 1000,1001", "--devices: device 1000 does not exist; "},
+  };
+  for (const Bad& b : cases) {
+    expect_refused(b);
+    ScratchDir dir;
+    const Outcome r = run_app(dir, b.args);
+    const std::string message = b.message;
+    if (message.find("listed twice") != std::string::npos || message.find("exist") != std::string::npos) {
+      EXPECT_TRUE(r.err.find("GPUs present: 0 ") != std::string::npos ||
+                  r.err.find("no GPU present: ") != std::string::npos)
+          << r.err;
+    }
+  }
+}
+
 TEST(Cli, AppRefusesBadArgumentsWithOneLineOfOurOwn) {
   const Bad cases[] = {
       {"--headless --snapshot-max-cells -1",

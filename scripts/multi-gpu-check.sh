@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# multi-gpu-check.sh — on the GPU machine (after `source .dev/env.sh`, with lifestreams and
+# ls_multi_gpu_tests on PATH): the split-lattice GPU tests, `lifestreams run --devices 0,1` against
+# `--devices 0` on random soups (every output line but the header must match), and the bench rows
+# for split lattices. Prints a short table at the end; logs go to ${OUT:-/tmp}/multi-check.
+set -u
+logs="${OUT:-/tmp}/multi-check"
+mkdir -p "$logs"
+gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+list=0,1
+[ "$gpus" -ge 2 ] || list=0
+results=()
+
+if ls_multi_gpu_tests >"$logs/gpu-tests.txt" 2>&1; then
+  results+=("gpu tests|pass|$(grep -c '^\[       OK' "$logs/gpu-tests.txt") ok")
+else
+  results+=("gpu tests|FAIL|$(grep '^\[  FAILED' "$logs/gpu-tests.txt" | head -3 | tr '\n' ' ')")
+fi
+
+same=0 differ=0
+for v in bitpacked iterate shared global naive; do
+  for seed in 1 7 42; do
+    args="--width 2048 --height 2048 --seed $seed --density 0.3 --variant $v --generations 300 --every 100"
+    [ "$seed" = 7 ] && args="$args --rule B36/S23 --generations-per-launch 7"
+    lifestreams run $args --devices 0 >"$logs/one-$v-$seed.txt" 2>&1
+    lifestreams run $args --devices "$list" >"$logs/split-$v-$seed.txt" 2>&1
+    if diff <(tail -n +2 "$logs/one-$v-$seed.txt") <(tail -n +2 "$logs/split-$v-$seed.txt") >/dev/null &&
+      [ "$(wc -l <"$logs/one-$v-$seed.txt")" -ge 4 ]; then
+      same=$((same + 1))
+    else
+      differ=$((differ + 1))
+      echo "differs: $v seed $seed (see $logs/*-$v-$seed.txt)"
+    fi
+  done
+done
+results+=("run --devices $list vs 0|$([ $differ = 0 ] && echo pass || echo FAIL)|$same same, $differ differ")
+
+if lifestreams bench --devices "$list" --json "$logs/bench.json" >"$logs/bench.txt" 2>&1; then
+  results+=("bench --devices $list|ran|see below")
+else
+  results+=("bench --devices $list|FAIL|$(tail -1 "$logs/bench.txt")")
+fi
+
+printf '%-28s %-5s %s\n' check result detail
+for r in "${results[@]}"; do IFS='|' read -r a b c <<<"$r"; printf '%-28s %-5s %s\n' "$a" "$b" "$c"; done
+grep -iE 'devices|speedup|split' "$logs/bench.txt" | head -20

@@ -1,0 +1,46 @@
+// halo_exchange.hpp — the one interface a split lattice's bands use to talk to their neighbours:
+// after each launch, refresh the halo rows next to every band's own rows from the neighbours' own
+// rows, stream-ordered, never blocking on a device. PeerExchange (peer copies in one process) is
+// the implementation here; the MPI/NCCL issue puts ncclSend/ncclRecv under the same calls.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <cstddef>
+
+namespace ls::multi {
+
+/// One band's memory as an exchange sees it. Each of the two buffers (the generations alternate
+/// between them) holds `halo` rows, the band's `rows` own rows, then `halo` rows, each `row_bytes`
+/// long. The band above band b is b - 1, the band below b + 1; on the torus the first band's upper
+/// neighbour is the last band.
+struct BandMemory {
+  int device = 0;
+  cudaStream_t stream = nullptr;
+  std::array<std::byte*, 2> buffers{};
+  int rows = 0;
+};
+
+class HaloExchange {
+ public:
+  virtual ~HaloExchange() = default;
+  HaloExchange() = default;
+  HaloExchange(const HaloExchange&) = delete;
+  HaloExchange& operator=(const HaloExchange&) = delete;
+
+  /// Called by band `band`'s thread before it enqueues work that writes buffers[buffer] (a launch
+  /// into it, a cell edit): makes the band's stream wait until its neighbours no longer read it.
+  virtual void before_write(int band, int buffer) = 0;
+  /// Called by band `band`'s thread after it enqueued a launch into buffers[buffer]: enqueues on
+  /// the band's stream what fills the `rows` halo rows next to its own rows, on each side, from
+  /// its neighbours' own rows in their buffers[buffer] (the upper neighbour's last rows, the lower
+  /// neighbour's first). Every band calls it for the same launches in the same order; it may wait
+  /// for the other bands' threads to reach the same call, never for a device.
+  virtual void exchange(int band, int buffer, int rows) = 0;
+  /// After a band's thread failed: every thread waiting in exchange() throws instead of waiting
+  /// for it, and so do later calls. The exchange is not usable afterwards.
+  virtual void abort() noexcept = 0;
+};
+
+}  // namespace ls::multi

@@ -1,0 +1,173 @@
+// peer_exchange.cpp — halo refreshes between bands of one process (peer_exchange.hpp).
+//
+// Ordering, with one PhaseBarrier crossing per exchange (the "phase"). In phase t every band
+// launched into buffer X = t % 2 and then, in exchange(): records `stepped[X]` on its stream,
+// crosses the barrier (so every neighbour's record is enqueued before anyone waits on it), makes
+// its stream wait for its neighbours' `stepped[X]`, pulls their edge rows into its halos and
+// records `pulled[X]`. A launch into X two phases later overwrites what the neighbours pulled
+// from, so before_write(X) waits for their `pulled[X]`; that record was made before the barrier of
+// phase t + 1 and is re-recorded only after the barrier of phase t + 2, which the waiting thread
+// has not crossed yet: every wait sees exactly the record it means. No call blocks on a device.
+#include "multi/peer_exchange.hpp"
+
+#include <array>
+#include <string>
+
+#include "core/error.hpp"
+#include "cuda_check.hpp"
+#include "multi/device_guard.hpp"
+#include "sim/cuda_handles.hpp"
+
+namespace ls::multi {
+
+void PhaseBarrier::arrive_and_wait() {
+  std::unique_lock lock(mutex_);
+  if (aborted_) throw DeviceError("halo exchange stopped: another band's thread failed");
+  const unsigned long long phase = phase_;
+  if (++waiting_ == parties_) {
+    waiting_ = 0;
+    ++phase_;
+    arrived_.notify_all();
+    return;
+  }
+  arrived_.wait(lock, [&] { return phase_ != phase || aborted_; });
+  if (phase_ == phase) throw DeviceError("halo exchange stopped: another band's thread failed");
+}
+
+void PhaseBarrier::abort() noexcept {
+  std::lock_guard lock(mutex_);
+  aborted_ = true;
+  arrived_.notify_all();
+}
+
+/// Without peer access: the neighbour's rows go to pinned memory on a stream of the neighbour's
+/// GPU (owned by the receiving band), then to the halo on the band's own stream.
+struct PeerExchange::Side {
+  CopyPath path = CopyPath::same_device;
+  cuda::Stream staging_stream;  // on the neighbour's device (host_staged only)
+  cuda::Event staged;           // D2H done
+  cuda::Event consumed;         // H2D done: the pinned buffer may be written again
+  cuda::PinnedBuffer pinned;
+};
+
+struct PeerExchange::BandEvents {
+  std::array<cuda::Event, 2> stepped;
+  std::array<cuda::Event, 2> pulled;
+  std::array<Side, 2> sides;  // [0] from the band above, [1] from the band below
+};
+
+namespace {
+
+cuda::Event ordering_event() { return cuda::Event(cuda::Event::Create{}, /*timing=*/false); }
+
+CopyPath path_between(int from_device, int to_device) {
+  if (from_device == to_device) return CopyPath::same_device;
+  int can = 0;
+  CUDA_CHECK(cudaDeviceCanAccessPeer(&can, to_device, from_device));
+  return can ? CopyPath::peer : CopyPath::host_staged;
+}
+
+}  // namespace
+
+PeerExchange::PeerExchange(std::vector<BandMemory> bands, std::size_t row_bytes, int halo, int max_rows)
+    : bands_(std::move(bands)),
+      row_bytes_(row_bytes),
+      halo_(halo),
+      barrier_(static_cast<int>(bands_.size())) {
+  const int n = static_cast<int>(bands_.size());
+  for (int b = 0; b < n; ++b) {
+    const BandMemory& me = bands_[static_cast<std::size_t>(b)];
+    DeviceGuard on(me.device);
+    auto ev = std::make_unique<BandEvents>();
+    for (int i = 0; i < 2; ++i) {
+      ev->stepped[static_cast<std::size_t>(i)] = ordering_event();
+      ev->pulled[static_cast<std::size_t>(i)] = ordering_event();
+    }
+    const int neighbours[2] = {(b + n - 1) % n, (b + 1) % n};
+    for (int s = 0; s < 2; ++s) {
+      Side& side = ev->sides[static_cast<std::size_t>(s)];
+      const int from = bands_[static_cast<std::size_t>(neighbours[s])].device;
+      side.path = path_between(from, me.device);
+      if (side.path == CopyPath::peer) {
+        // The receiver's stream copies, so the receiver's context maps the sender's memory.
+        const cudaError_t err = cudaDeviceEnablePeerAccess(from, 0);
+        if (err == cudaErrorPeerAccessAlreadyEnabled)
+          cudaGetLastError();
+        else
+          CUDA_CHECK(err);
+      } else if (side.path == CopyPath::host_staged) {
+        side.pinned = cuda::PinnedBuffer(row_bytes * static_cast<std::size_t>(max_rows));
+        side.consumed = ordering_event();
+        DeviceGuard on_sender(from);
+        side.staging_stream = cuda::Stream(cuda::Stream::Create{});
+        side.staged = ordering_event();
+      }
+    }
+    events_.push_back(std::move(ev));
+  }
+}
+
+PeerExchange::~PeerExchange() = default;
+
+CopyPath PeerExchange::path(int from, int to) const {
+  const int n = static_cast<int>(bands_.size());
+  const BandEvents& ev = *events_[static_cast<std::size_t>(to)];
+  if ((to + n - 1) % n == from) return ev.sides[0].path;
+  return ev.sides[1].path;
+}
+
+void PeerExchange::before_write(int band, int buffer) {
+  const int n = static_cast<int>(bands_.size());
+  const cudaStream_t stream = bands_[static_cast<std::size_t>(band)].stream;
+  for (const int nb : {(band + n - 1) % n, (band + 1) % n})
+    CUDA_CHECK(cudaStreamWaitEvent(stream, events_[static_cast<std::size_t>(nb)]->pulled[buffer].get(), 0));
+}
+
+void PeerExchange::exchange(int band, int buffer, int rows) {
+  const int n = static_cast<int>(bands_.size());
+  const BandMemory& me = bands_[static_cast<std::size_t>(band)];
+  BandEvents& ev = *events_[static_cast<std::size_t>(band)];
+  ev.stepped[static_cast<std::size_t>(buffer)].record(me.stream);
+  barrier_.arrive_and_wait();
+
+  const std::size_t bytes = row_bytes_ * static_cast<std::size_t>(rows);
+  for (int s = 0; s < 2; ++s) {
+    const int nb = s == 0 ? (band + n - 1) % n : (band + 1) % n;
+    const BandMemory& from = bands_[static_cast<std::size_t>(nb)];
+    const cudaEvent_t ready =
+        events_[static_cast<std::size_t>(nb)]->stepped[static_cast<std::size_t>(buffer)].get();
+    // From above: its last `rows` own rows into the rows just above ours; from below: its first
+    // `rows` own rows into the rows just below ours.
+    const std::byte* src = from.buffers[static_cast<std::size_t>(buffer)] +
+                           row_bytes_ * static_cast<std::size_t>(s == 0 ? halo_ + from.rows - rows : halo_);
+    std::byte* dst = me.buffers[static_cast<std::size_t>(buffer)] +
+                     row_bytes_ * static_cast<std::size_t>(s == 0 ? halo_ - rows : halo_ + me.rows);
+    Side& side = ev.sides[static_cast<std::size_t>(s)];
+    switch (side.path) {
+      case CopyPath::same_device:
+        CUDA_CHECK(cudaStreamWaitEvent(me.stream, ready, 0));
+        CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, me.stream));
+        break;
+      case CopyPath::peer:
+        CUDA_CHECK(cudaStreamWaitEvent(me.stream, ready, 0));
+        CUDA_CHECK(cudaMemcpyPeerAsync(dst, me.device, src, from.device, bytes, me.stream));
+        break;
+      case CopyPath::host_staged: {
+        const cudaStream_t staging = side.staging_stream.get();
+        CUDA_CHECK(cudaStreamWaitEvent(staging, ready, 0));
+        CUDA_CHECK(cudaStreamWaitEvent(staging, side.consumed.get(), 0));
+        CUDA_CHECK(cudaMemcpyAsync(side.pinned.get(), src, bytes, cudaMemcpyDeviceToHost, staging));
+        side.staged.record(staging);
+        CUDA_CHECK(cudaStreamWaitEvent(me.stream, side.staged.get(), 0));
+        CUDA_CHECK(cudaMemcpyAsync(dst, side.pinned.get(), bytes, cudaMemcpyHostToDevice, me.stream));
+        side.consumed.record(me.stream);
+        break;
+      }
+    }
+  }
+  ev.pulled[static_cast<std::size_t>(buffer)].record(me.stream);
+}
+
+void PeerExchange::abort() noexcept { barrier_.abort(); }
+
+}  // namespace ls::multi

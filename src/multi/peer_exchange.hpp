@@ -1,0 +1,61 @@
+// peer_exchange.hpp — HaloExchange between bands of one process: cudaMemcpyPeerAsync on the
+// receiving band's stream, ordered by events on both sides; through pinned host memory where two
+// GPUs have no peer access (still asynchronous); a plain device copy between bands of one GPU.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "multi/halo_exchange.hpp"
+
+namespace ls::multi {
+
+/// A barrier for the bands' threads that a failed thread can break (std::barrier cannot).
+class PhaseBarrier {
+ public:
+  explicit PhaseBarrier(int parties) : parties_(parties) {}
+  /// Waits until all parties arrived; throws DeviceError once the barrier is broken.
+  void arrive_and_wait();
+  void abort() noexcept;
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable arrived_;
+  int parties_;
+  int waiting_ = 0;
+  unsigned long long phase_ = 0;
+  bool aborted_ = false;
+};
+
+/// How a pair of bands copies: on one GPU, peer to peer, or staged through pinned host memory.
+enum class CopyPath { same_device, peer, host_staged };
+
+class PeerExchange final : public HaloExchange {
+ public:
+  /// Enables peer access between neighbouring GPUs where it exists (once per pair; never
+  /// disabled) and makes the events (and, without peer access, the pinned staging buffers of
+  /// `max_rows` rows) each band needs. The caller's current device is kept.
+  PeerExchange(std::vector<BandMemory> bands, std::size_t row_bytes, int halo, int max_rows);
+  ~PeerExchange() override;
+
+  void before_write(int band, int buffer) override;
+  void exchange(int band, int buffer, int rows) override;
+  void abort() noexcept override;
+
+  /// The path from band `from` to band `to`'s halo (tests and the bench say which ran).
+  CopyPath path(int from, int to) const;
+
+ private:
+  struct Side;
+  struct BandEvents;
+  std::vector<BandMemory> bands_;
+  std::size_t row_bytes_;
+  int halo_;
+  PhaseBarrier barrier_;
+  std::vector<std::unique_ptr<BandEvents>> events_;
+};
+
+}  // namespace ls::multi

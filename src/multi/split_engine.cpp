@@ -1,0 +1,184 @@
+// split_engine.cpp — the Engine over split lattices (split_engine.hpp).
+#include "multi/split_engine.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include "core/error.hpp"
+#include "multi/device_workers.hpp"
+#include "multi/split_lattice.hpp"
+#include "sim/cuda_engine.hpp"
+
+namespace ls::multi {
+
+std::string gpus_present() {
+  std::string why;
+  const int count = cuda_device_count(&why);
+  if (count == 0) return "no GPU present: " + why;
+  std::string out = "GPUs present:";
+  for (int d = 0; d < count; ++d) {
+    cudaDeviceProp prop{};
+    const bool named = cudaGetDeviceProperties(&prop, d) == cudaSuccess;
+    if (!named) cudaGetLastError();
+    out += std::string(d == 0 ? " " : ", ") + std::to_string(d) + " " + (named ? prop.name : "(unreadable)");
+  }
+  return out;
+}
+
+struct SplitEngine::Entry {
+  std::unique_ptr<SplitLattice> lattice;
+  std::uint64_t origin = 0;
+};
+
+SplitEngine::SplitEngine(std::vector<int> devices) : devices_(std::move(devices)) {
+  if (devices_.empty()) throw InputError("a split engine needs at least one device");
+  std::string why;
+  const int count = cuda_device_count(&why);
+  if (count == 0) throw DeviceError("no usable CUDA device (" + why + ")");
+  for (const int d : devices_)
+    if (d < 0 || d >= count)
+      throw InputError("device " + std::to_string(d) + " does not exist; " + gpus_present());
+  workers_ = std::make_unique<DeviceWorkers>(devices_);
+}
+
+SplitEngine::~SplitEngine() {
+  instances_.clear();  // before the threads that own the devices' work stop
+  workers_.reset();
+}
+
+std::string SplitEngine::device_name() const {
+  std::string out;
+  for (std::size_t i = 0; i < devices_.size(); ++i) {
+    if (i > 0) out += ',';
+    out += std::to_string(devices_[i]);
+  }
+  return out;
+}
+
+int SplitEngine::cuda_device() const { return devices_.front(); }
+
+SplitEngine::Entry& SplitEngine::at(std::size_t index) const {
+  if (index >= instances_.size())
+    throw InputError("instance " + std::to_string(index) + " does not exist (there are " +
+                     std::to_string(instances_.size()) + ")");
+  return *instances_[index];
+}
+
+SplitLattice& SplitEngine::lattice(std::size_t index) const { return *at(index).lattice; }
+
+std::unique_ptr<SplitLattice> SplitEngine::make(const InstanceSpec& spec, std::uint64_t generation) {
+  if (const auto* copy = std::get_if<CopyInit>(&spec.init)) {
+    SplitLattice& source = *at(copy->source).lattice;
+    InstanceSpec s = spec;
+    s.init = source.read();
+    return std::make_unique<SplitLattice>(*workers_, s, source.generation());
+  }
+  return std::make_unique<SplitLattice>(*workers_, spec, generation);
+}
+
+void SplitEngine::add(const InstanceSpec& spec) {
+  auto e = std::make_unique<Entry>();
+  e->origin = std::holds_alternative<CopyInit>(spec.init) ? at(std::get<CopyInit>(spec.init).source).origin
+                                                          : start_origin(spec);
+  e->lattice = make(spec);
+  instances_.push_back(std::move(e));
+}
+
+void SplitEngine::remove(std::size_t index) {
+  at(index);
+  instances_.erase(instances_.begin() + static_cast<std::ptrdiff_t>(index));
+}
+
+void SplitEngine::replace(std::size_t index, const InstanceSpec& spec) {
+  Entry& e = at(index);
+  auto fresh = make(spec);
+  e.origin = std::holds_alternative<CopyInit>(spec.init) ? at(std::get<CopyInit>(spec.init).source).origin
+                                                         : start_origin(spec);
+  e.lattice = std::move(fresh);
+}
+
+namespace {
+
+/// A new split lattice holding `old`'s state and generation under a changed spec (the new one is
+/// made first, so a refusal changes nothing).
+InstanceSpec respec(SplitLattice& old) {
+  InstanceSpec s;
+  s.width = old.width();
+  s.height = old.height();
+  s.rule = old.rule();
+  s.variant = old.variant();
+  s.generations_per_launch = old.generations_per_launch();
+  s.init = old.read();
+  return s;
+}
+
+}  // namespace
+
+void SplitEngine::set_variant(std::size_t index, Variant variant) {
+  Entry& e = at(index);
+  if (e.lattice->variant() == variant) return;
+  InstanceSpec s = respec(*e.lattice);
+  s.variant = variant;
+  e.lattice = std::make_unique<SplitLattice>(*workers_, s, e.lattice->generation());
+}
+
+void SplitEngine::set_generations_per_launch(std::size_t index, int k) {
+  Entry& e = at(index);
+  if (k < 1 || k > kMaxGenerationsPerLaunch)
+    throw InputError("generations per launch " + std::to_string(k) + " is outside 1.." +
+                     std::to_string(kMaxGenerationsPerLaunch));
+  if (e.lattice->generations_per_launch() == k) return;
+  // The halo depth follows k: rebuild (k is rarely changed; a step is not).
+  InstanceSpec s = respec(*e.lattice);
+  s.generations_per_launch = k;
+  e.lattice = std::make_unique<SplitLattice>(*workers_, s, e.lattice->generation());
+}
+
+void SplitEngine::set_rule(std::size_t index, const Rule& rule) {
+  Entry& e = at(index);
+  e.lattice->set_rule(rule);
+  e.origin = unique_origin();
+}
+
+void SplitEngine::set_cell(std::size_t index, int x, int y, bool alive) {
+  Entry& e = at(index);
+  e.lattice->set_cell(x, y, alive);
+  e.origin = unique_origin();
+}
+
+void SplitEngine::set_timing_period(int period) {
+  check_timing_period(period);
+  timing_period_ = period;
+}
+
+void SplitEngine::step(int generations) {
+  for (auto& e : instances_) e->lattice->step(generations);
+}
+
+void SplitEngine::request_summaries() {
+  for (auto& e : instances_) e->lattice->request_summary();
+}
+
+InstanceStatus SplitEngine::status(std::size_t index) const {
+  const Entry& e = at(index);
+  SplitLattice& l = *e.lattice;
+  InstanceStatus s;
+  s.width = l.width();
+  s.height = l.height();
+  s.rule = l.rule();
+  s.variant = l.variant();
+  s.generations_per_launch = l.launch_depth();
+  s.generation = l.generation();
+  s.origin = e.origin;
+  s.summary = l.newest_summary();
+  return s;
+}
+
+Lattice SplitEngine::read(std::size_t index) { return at(index).lattice->read(); }
+
+StateSummary SplitEngine::summarize(std::size_t index) { return at(index).lattice->summarize(); }
+
+void SplitEngine::finish() {
+  for (auto& e : instances_) e->lattice->summarize();
+}
+
+}  // namespace ls::multi

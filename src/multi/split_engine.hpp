@@ -1,0 +1,84 @@
+// split_engine.hpp — the Engine whose instances are lattices split across several GPUs
+// (SplitLattice), one host thread per GPU enqueueing that GPU's part of every step. `lifestreams
+// run --devices 0,1` drives it through the Engine contract unchanged.
+//
+// What it does not do yet (the app's multi-GPU work, issue 12): event timings, the timeline and
+// display brackets (frame_timings() is never valid, begin_display() is false), and recovery
+// snapshots (request_snapshots() keeps none).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"
+
+namespace ls::multi {
+
+class DeviceWorkers;
+class SplitLattice;
+
+/// The GPUs this process sees, one line: "GPUs present: 0 NVIDIA H200, 1 NVIDIA H200" (or
+/// "no GPU present: <why>"). Never throws.
+std::string gpus_present();
+
+class SplitEngine final : public Engine {
+ public:
+  /// Every instance is split over `devices`, one band per entry, in this order. A device may
+  /// repeat (tests: several bands on one GPU); the command line refuses repeats before this.
+  explicit SplitEngine(std::vector<int> devices);
+  ~SplitEngine() override;
+
+  std::string backend() const override { return "cuda"; }
+  /// The devices, comma-separated ("0,1"): what `lifestreams run` prints as device=.
+  std::string device_name() const override;
+  int cuda_device() const override;
+  std::size_t size() const override { return instances_.size(); }
+  const std::vector<int>& devices() const { return devices_; }
+
+  void add(const InstanceSpec& spec) override;
+  void remove(std::size_t index) override;
+  void replace(std::size_t index, const InstanceSpec& spec) override;
+  void set_variant(std::size_t index, Variant variant) override;
+  void set_rule(std::size_t index, const Rule& rule) override;
+  void set_generations_per_launch(std::size_t index, int k) override;
+  void set_cell(std::size_t index, int x, int y, bool alive) override;
+  void set_stream_mode(StreamMode mode) override { mode_ = mode; }
+  StreamMode stream_mode() const override { return mode_; }
+
+  void set_timing_period(int period) override;
+  int timing_period() const override { return timing_period_; }
+  bool frame_timed() const override { return false; }
+  void step(int generations) override;
+  std::uint64_t host_syncs_in_last_step() const override { return 0; }
+
+  void request_summaries() override;
+  InstanceStatus status(std::size_t index) const override;
+  FrameTimings frame_timings() const override { return {}; }
+  std::vector<TimelineBar> timeline() const override { return {}; }
+  bool begin_display(std::size_t) override { return false; }
+  void end_display(std::size_t) override {}
+
+  void request_snapshots(std::uint64_t) override {}
+  std::vector<HostSnapshot> snapshots() const override { return {}; }
+
+  Lattice read(std::size_t index) override;
+  StateSummary summarize(std::size_t index) override;
+  void finish() override;
+
+  /// The split lattice of instance `index` (tests: bands, halo, exchange paths).
+  SplitLattice& lattice(std::size_t index) const;
+
+ private:
+  struct Entry;
+  std::unique_ptr<SplitLattice> make(const InstanceSpec& spec, std::uint64_t generation = 0);
+  Entry& at(std::size_t index) const;
+
+  std::vector<int> devices_;
+  std::unique_ptr<DeviceWorkers> workers_;
+  std::vector<std::unique_ptr<Entry>> instances_;
+  StreamMode mode_ = StreamMode::per_instance;
+  int timing_period_ = 1;
+};
+
+}  // namespace ls::multi

@@ -1,0 +1,312 @@
+// split_lattice.cpp — a lattice cut into bands across devices (split_lattice.hpp).
+#include "multi/split_lattice.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <string>
+#include <variant>
+
+#include "core/error.hpp"
+#include "core/splitmix.hpp"
+#include "cuda_check.hpp"
+#include "life_kernels.hpp"
+#include "multi/device_guard.hpp"
+#include "multi/peer_exchange.hpp"
+#include "sim/cuda_handles.hpp"
+#include "sim/instance.hpp"
+
+namespace ls::multi {
+
+using kernels::Layout;
+
+/// One band: its stream and memory (both buffers and the summary result in one allocation), all
+/// on its slot's device. Destroyed with that device current (SplitLattice's destructor).
+struct SplitLattice::BandState {
+  int device = 0;
+  Band band;
+  cuda::Stream stream;
+  cuda::DeviceBuffer memory;
+  std::array<std::byte*, 2> buffers{};
+  std::uint64_t* result_device = nullptr;
+  cuda::PinnedBuffer result_host;  // two uint64: population, hash part
+  cuda::Event summary_done{cuda::Event::Create{}, false};
+  int front = 0;  // the buffer holding the current generation
+
+  std::byte* own_rows(std::size_t row_bytes, int halo) const {
+    return buffers[static_cast<std::size_t>(front)] + row_bytes * static_cast<std::size_t>(halo);
+  }
+};
+
+namespace {
+
+std::size_t row_bytes_of(Layout layout, int width) { return kernels::layout_bytes(layout, width, 1); }
+
+std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+}  // namespace
+
+SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std::uint64_t generation)
+    : workers_(workers),
+      width_(spec.width),
+      height_(spec.height),
+      variant_(spec.variant),
+      k_(spec.generations_per_launch),
+      rule_(spec.rule),
+      generation_(generation) {
+  if (std::holds_alternative<CopyInit>(spec.init))
+    throw InputError("a split lattice starts from a soup or a lattice, not a copy");
+  if (const auto* l = std::get_if<Lattice>(&spec.init)) {
+    width_ = l->width();
+    height_ = l->height();
+  }
+  check_lattice_size(width_, height_);
+  sim::check_generations_per_launch(k_);
+  const int slots = static_cast<int>(workers.size());
+  depth_ = variant_iterates(variant_) ? k_ : 1;
+  if (variant_ == Variant::iterate) {
+    for (const int d : workers.devices()) {
+      DeviceGuard on(d);
+      depth_ = std::min(depth_, std::max(1, kernels::iterate_max_depth()));
+    }
+  }
+  // The exchange refreshes depth_ rows each side after every launch; halos are that, rounded.
+  bands_ = partition_rows(height_, slots, variant_, depth_);
+  halo_ = halo_rows(variant_, depth_);
+
+  const Layout layout = sim::layout_of(variant_);
+  const std::size_t row_bytes = row_bytes_of(layout, width_);
+  auto band_bytes = [&](const Band& b) {
+    return 2 * row_bytes * static_cast<std::size_t>(b.rows + 2 * halo_) + 2 * sizeof(std::uint64_t);
+  };
+  // Refused before anything is allocated: what each device is asked for, and what it has free.
+  std::map<int, std::size_t> need;
+  for (int b = 0; b < slots; ++b) need[workers.device(static_cast<std::size_t>(b))] += band_bytes(bands_[b]);
+  for (const auto& [device, bytes] : need) {
+    DeviceGuard on(device);
+    std::size_t free = 0, total = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    if (bytes > free) {
+      throw InputError("lattice " + std::to_string(width_) + "x" + std::to_string(height_) + " split over " +
+                       std::to_string(slots) + " bands needs " + mib(bytes) + " on device " +
+                       std::to_string(device) + "; " + mib(free) + " free");
+    }
+  }
+
+  std::vector<BandMemory> views;
+  for (int b = 0; b < slots; ++b) {
+    auto s = std::make_unique<BandState>();
+    s->device = workers.device(static_cast<std::size_t>(b));
+    s->band = bands_[static_cast<std::size_t>(b)];
+    DeviceGuard on(s->device);
+    s->stream = cuda::Stream(cuda::Stream::Create{});
+    const std::size_t buffer_bytes = row_bytes * static_cast<std::size_t>(s->band.rows + 2 * halo_);
+    s->memory = cuda::DeviceBuffer::try_allocate(band_bytes(s->band));
+    if (!s->memory) {
+      std::size_t free = 0, total = 0;
+      CUDA_CHECK(cudaMemGetInfo(&free, &total));
+      throw InputError("lattice " + std::to_string(width_) + "x" + std::to_string(height_) + ": band " +
+                       std::to_string(b) + " needs " + mib(band_bytes(s->band)) + " on device " +
+                       std::to_string(s->device) + "; " + mib(free) + " free");
+    }
+    s->buffers[0] = s->memory.as<std::byte>();
+    s->buffers[1] = s->buffers[0] + buffer_bytes;
+    s->result_device = reinterpret_cast<std::uint64_t*>(s->buffers[1] + buffer_bytes);
+    s->result_host = cuda::PinnedBuffer(2 * sizeof(std::uint64_t));
+    // Halo rows beyond the refreshed ones are never read into an own row, but start them dead.
+    CUDA_CHECK(cudaMemsetAsync(s->memory.get(), 0, s->memory.bytes(), s->stream.get()));
+    views.push_back(BandMemory{s->device, s->stream.get(), s->buffers, s->band.rows});
+    state_.push_back(std::move(s));
+  }
+  exchange_ = std::make_unique<PeerExchange>(std::move(views), row_bytes, halo_, depth_);
+
+  // The initial state, band by band on each band's thread.
+  if (const auto* r = std::get_if<RandomInit>(&spec.init)) {
+    if (!(r->density >= 0.0 && r->density <= 1.0))
+      throw InputError("density " + std::to_string(r->density) + " is outside 0..1");
+    const FillThreshold t = fill_threshold(r->density);
+    run([&](int, BandState& s) {
+      kernels::launch_random_fill_rows(layout, s.own_rows(row_bytes, halo_), width_, s.band.rows,
+                                       s.band.first_row, t.threshold, t.all, r->seed, s.stream.get());
+    });
+  } else {
+    const Lattice& l = std::get<Lattice>(spec.init);
+    const std::size_t words_per_row = static_cast<std::size_t>(l.words_per_row());
+    run([&](int, BandState& s) {
+      const std::uint32_t* src = l.row(s.band.first_row);
+      const std::size_t bits = words_per_row * sizeof(std::uint32_t) * static_cast<std::size_t>(s.band.rows);
+      if (layout == Layout::bit_cells) {
+        CUDA_CHECK(
+            cudaMemcpyAsync(s.own_rows(row_bytes, halo_), src, bits, cudaMemcpyHostToDevice, s.stream.get()));
+        CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));  // pageable source: done before it goes
+        return;
+      }
+      cuda::DeviceBuffer staging(bits);
+      CUDA_CHECK(cudaMemcpyAsync(staging.get(), src, bits, cudaMemcpyHostToDevice, s.stream.get()));
+      kernels::launch_convert(Layout::bit_cells, staging.get(), layout, s.own_rows(row_bytes, halo_), width_,
+                              s.band.rows, s.stream.get());
+      CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
+    });
+  }
+  halos_stale_ = true;
+}
+
+SplitLattice::~SplitLattice() {
+  exchange_.reset();
+  for (auto& s : state_) {
+    // cudaFree and the stream's destruction with the band's device current.
+    try {
+      DeviceGuard on(s->device);
+      s.reset();
+    } catch (...) {
+      s.reset();
+    }
+  }
+}
+
+void SplitLattice::run(const std::function<void(int band, BandState& s)>& job) {
+  if (broken_) throw DeviceError("split lattice unusable after an earlier device failure");
+  try {
+    workers_.run_on_all([&](int band) {
+      try {
+        job(band, *state_[static_cast<std::size_t>(band)]);
+      } catch (...) {
+        exchange_->abort();  // the other bands' threads must not wait for this one at a barrier
+        throw;
+      }
+    });
+  } catch (const InputError&) {
+    throw;
+  } catch (...) {
+    broken_ = true;
+    throw;
+  }
+}
+
+void SplitLattice::enqueue_launch(BandState& s, int generations) {
+  const kernels::RuleMasks rule{rule_.birth, rule_.survive};
+  const void* in = s.buffers[static_cast<std::size_t>(s.front)];
+  void* out = s.buffers[static_cast<std::size_t>(1 - s.front)];
+  const int rows = s.band.rows + 2 * halo_;  // the whole buffer, stepped as a torus of its own
+  const cudaStream_t stream = s.stream.get();
+  switch (variant_) {
+    case Variant::naive:
+      kernels::launch_step_naive(static_cast<const std::int32_t*>(in), static_cast<std::int32_t*>(out),
+                                 width_, rows, rule, stream);
+      break;
+    case Variant::global:
+      kernels::launch_step_global(static_cast<const std::uint8_t*>(in), static_cast<std::uint8_t*>(out),
+                                  width_, rows, rule, stream);
+      break;
+    case Variant::shared:
+      kernels::launch_step_shared(static_cast<const std::uint8_t*>(in), static_cast<std::uint8_t*>(out),
+                                  width_, rows, rule, stream);
+      break;
+    case Variant::iterate:
+      kernels::launch_step_iterate(static_cast<const std::uint8_t*>(in), static_cast<std::uint8_t*>(out),
+                                   width_, rows, rule, generations, stream);
+      break;
+    case Variant::bitpacked:
+      kernels::launch_step_bitpacked(static_cast<const std::uint32_t*>(in), static_cast<std::uint32_t*>(out),
+                                     width_, rows, rule, generations, stream);
+      break;
+  }
+}
+
+void SplitLattice::step(int generations) {
+  if (generations <= 0) return;
+  const int per_exchange = generations_per_exchange(variant_, depth_);
+  const bool refresh = halos_stale_;
+  run([&](int band, BandState& s) {
+    // After a fill or an edit: the halos next to the own rows, before the first launch reads them.
+    if (refresh) exchange_->exchange(band, s.front, per_exchange);
+    for (int left = generations; left > 0;) {
+      const int g = std::min(per_exchange, left);
+      exchange_->before_write(band, 1 - s.front);
+      enqueue_launch(s, g);
+      s.front = 1 - s.front;
+      // Always per_exchange rows: the next launch may run the full depth.
+      exchange_->exchange(band, s.front, per_exchange);
+      left -= g;
+    }
+  });
+  halos_stale_ = false;
+  generation_ += static_cast<std::uint64_t>(generations);
+}
+
+void SplitLattice::set_cell(int x, int y, bool alive) {
+  x = ((x % width_) + width_) % width_;
+  y = ((y % height_) + height_) % height_;
+  const int owner = band_of_row(bands_, y);
+  const Layout layout = sim::layout_of(variant_);
+  run([&](int band, BandState& s) {
+    if (band != owner) return;
+    exchange_->before_write(band, s.front);
+    kernels::launch_set_cell(layout, s.own_rows(row_bytes_of(layout, width_), halo_), width_, s.band.rows, x,
+                             y - s.band.first_row, alive, s.stream.get());
+  });
+  halos_stale_ = true;
+}
+
+StateSummary SplitLattice::summarize() {
+  request_summary();
+  run([&](int, BandState& s) { CUDA_CHECK(cudaEventSynchronize(s.summary_done.get())); });
+  host_syncs_ += state_.size();
+  auto out = newest_summary();
+  if (!out) throw DeviceError("split lattice: a finished summary did not read back");
+  return *out;
+}
+
+void SplitLattice::request_summary() {
+  const Layout layout = sim::layout_of(variant_);
+  const std::uint64_t base =
+      lattice_hash_base(static_cast<std::uint32_t>(width_), static_cast<std::uint32_t>(height_));
+  run([&](int band, BandState& s) {
+    // The base term once, from the first band: the parts then sum to the whole lattice's hash.
+    kernels::launch_summary_rows(layout, s.own_rows(row_bytes_of(layout, width_), halo_), width_, s.band.rows,
+                                 s.band.first_row, band == 0 ? base : 0, s.result_device, s.stream.get());
+    CUDA_CHECK(cudaMemcpyAsync(s.result_host.get(), s.result_device, 2 * sizeof(std::uint64_t),
+                               cudaMemcpyDeviceToHost, s.stream.get()));
+    s.summary_done.record(s.stream.get());
+  });
+  summary_generation_ = generation_;
+}
+
+std::optional<StateSummary> SplitLattice::newest_summary() {
+  StateSummary sum;
+  sum.generation = summary_generation_;
+  for (const auto& s : state_) {
+    const cudaError_t q = cudaEventQuery(s->summary_done.get());
+    if (q == cudaErrorNotReady) return newest_;
+    CUDA_CHECK(q);
+    const auto* r = s->result_host.as<std::uint64_t>();
+    sum.population += r[0];
+    sum.hash += r[1];
+  }
+  newest_ = sum;
+  return newest_;
+}
+
+Lattice SplitLattice::read() {
+  Lattice out(width_, height_);
+  const Layout layout = sim::layout_of(variant_);
+  const std::size_t row_bytes = row_bytes_of(layout, width_);
+  const std::size_t words_per_row = static_cast<std::size_t>(out.words_per_row());
+  run([&](int, BandState& s) {
+    const std::size_t bits = words_per_row * sizeof(std::uint32_t) * static_cast<std::size_t>(s.band.rows);
+    const void* src = s.own_rows(row_bytes, halo_);
+    cuda::DeviceBuffer staging;
+    if (layout != Layout::bit_cells) {
+      staging = cuda::DeviceBuffer(bits);
+      kernels::launch_convert(layout, src, Layout::bit_cells, staging.get(), width_, s.band.rows,
+                              s.stream.get());
+      src = staging.get();
+    }
+    CUDA_CHECK(cudaMemcpyAsync(out.row(s.band.first_row), src, bits, cudaMemcpyDeviceToHost, s.stream.get()));
+    CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
+  });
+  host_syncs_ += state_.size();
+  return out;
+}
+
+}  // namespace ls::multi

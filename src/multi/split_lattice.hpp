@@ -1,0 +1,89 @@
+// split_lattice.hpp — one W x H lattice held as horizontal bands, one per band slot of a
+// DeviceWorkers (one per GPU; tests put several bands on one GPU). Each band's buffers hold its
+// own rows plus halo rows above and below (band_partition.hpp); the unchanged torus kernels step
+// a whole band buffer, and a HaloExchange refreshes the halos after every launch. The split
+// lattice equals the one-GPU lattice cell for cell, generation by generation, and its summary
+// (population and the state hash over the whole lattice) is the one-lattice summary.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "multi/band_partition.hpp"
+#include "multi/device_workers.hpp"
+#include "multi/halo_exchange.hpp"
+
+namespace ls::multi {
+
+class SplitLattice {
+ public:
+  /// Cuts `spec`'s lattice into workers.size() bands, one per slot, allocates each band on its
+  /// slot's device and enqueues the initial state (a random soup filled band by band with the
+  /// whole lattice's formula, or an uploaded lattice). `spec.init` must not be a CopyInit (copy
+  /// with read()). Throws InputError, changing nothing, when a band is too thin for the variant
+  /// (band_partition.hpp) or does not fit in its device's free memory (what is asked and free).
+  SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std::uint64_t generation = 0);
+  ~SplitLattice();
+  SplitLattice(const SplitLattice&) = delete;
+  SplitLattice& operator=(const SplitLattice&) = delete;
+
+  int width() const { return width_; }
+  int height() const { return height_; }
+  Variant variant() const { return variant_; }
+  /// Generations per launch as asked (iterate may run shallower: launch_depth()).
+  int generations_per_launch() const { return k_; }
+  int launch_depth() const { return depth_; }
+  const Rule& rule() const { return rule_; }
+  std::uint64_t generation() const { return generation_; }
+  const std::vector<Band>& bands() const { return bands_; }
+  int halo() const { return halo_; }
+  HaloExchange& exchange() { return *exchange_; }
+
+  /// Enqueues `generations` generations on every band (each band's thread: launch, exchange, ...);
+  /// returns once enqueued, never waiting for a device.
+  void step(int generations);
+  void set_rule(const Rule& rule) { rule_ = rule; }
+  void set_cell(int x, int y, bool alive);
+
+  /// Blocking: the whole lattice's summary from the bands' own rows.
+  StateSummary summarize();
+  /// Blocking: gathers the whole lattice.
+  Lattice read();
+  /// Enqueues a summary of every band into pinned memory; newest_summary() reads it when all
+  /// bands have finished (a poll, never a wait).
+  void request_summary();
+  std::optional<StateSummary> newest_summary();
+
+  /// Blocking calls made by the last step() (0: step only enqueues).
+  std::uint64_t host_syncs_in_last_step() const { return 0; }
+  /// Blocking calls made so far (summarize, read).
+  std::uint64_t host_syncs() const { return host_syncs_; }
+
+ private:
+  struct BandState;
+  void enqueue_launch(BandState& s, int generations);
+  void run(const std::function<void(int band, BandState& s)>& job);
+
+  DeviceWorkers& workers_;
+  int width_ = 0;
+  int height_ = 0;
+  Variant variant_ = Variant::bitpacked;
+  int k_ = 1;
+  int depth_ = 1;
+  Rule rule_;
+  std::uint64_t generation_ = 0;
+  std::vector<Band> bands_;
+  int halo_ = 16;
+  bool halos_stale_ = true;
+  bool broken_ = false;
+  std::uint64_t host_syncs_ = 0;
+  std::uint64_t summary_generation_ = 0;
+  std::optional<StateSummary> newest_;
+  std::vector<std::unique_ptr<BandState>> state_;
+  std::unique_ptr<HaloExchange> exchange_;
+};
+
+}  // namespace ls::multi

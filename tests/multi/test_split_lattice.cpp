@@ -1,0 +1,220 @@
+// test_split_lattice.cpp — facts about one lattice split into bands across GPUs (or, on a one-GPU
+// machine, into 2-4 bands of that GPU, each band with its own thread): every variant equals the
+// CPU reference cell for cell on random soups and random Life-like rules over many generations and
+// several k, with patterns that cross band edges and the wrap; the summary equals the one-GPU
+// engine's at every checked generation; a too-thin band is refused, changing nothing; a step
+// never blocks. Skips (with the reason) where there is no CUDA device.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/cpu_engine.hpp"
+#include "core/error.hpp"
+#include "core/pattern.hpp"
+#include "multi/peer_exchange.hpp"
+#include "multi/split_engine.hpp"
+#include "multi/split_lattice.hpp"
+#include "sim/cuda_engine.hpp"
+
+namespace ls::multi {
+namespace {
+
+class SplitLatticeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (cuda_device_count(&why) == 0) GTEST_SKIP() << "needs a CUDA device: " << why;
+  }
+};
+
+/// The band layouts each test runs on: 2, 3 and 4 bands of device 0, and bands over two distinct
+/// devices (alternating) when there are two.
+std::vector<std::vector<int>> band_layouts() {
+  std::vector<std::vector<int>> out = {{0, 0}, {0, 0, 0}, {0, 0, 0, 0}};
+  if (cuda_device_count() >= 2) {
+    out.push_back({0, 1});
+    out.push_back({0, 1, 0});
+    out.push_back({0, 1, 0, 1});
+  }
+  return out;
+}
+
+std::string name_of(const std::vector<int>& devices) {
+  std::string s = "bands on devices";
+  for (const int d : devices) {
+    s += ' ';
+    s += std::to_string(d);
+  }
+  return s;
+}
+
+std::string difference(const Lattice& got, const Lattice& want) {
+  long long differing = 0;
+  std::string first;
+  for (int y = 0; y < want.height(); ++y)
+    for (int x = 0; x < want.width(); ++x)
+      if (got.get(x, y) != want.get(x, y) && differing++ == 0)
+        first = std::to_string(x) + ", " + std::to_string(y);
+  return differing == 0 ? std::string() : std::to_string(differing) + " cells differ; first " + first;
+}
+
+Rule random_rule(std::mt19937_64& rng) {
+  Rule r;
+  r.birth = static_cast<std::uint16_t>(rng() & 0x1feu);  // no B0: the torus would flash
+  r.survive = static_cast<std::uint16_t>(rng() & 0x1ffu);
+  return r;
+}
+
+InstanceSpec soup(int w, int h, Variant v, int k, const Rule& rule, std::uint64_t seed,
+                  double density = 0.3) {
+  InstanceSpec s;
+  s.width = w;
+  s.height = h;
+  s.variant = v;
+  s.generations_per_launch = k;
+  s.rule = rule;
+  s.init = RandomInit{density, seed};
+  return s;
+}
+
+TEST_F(SplitLatticeTest, EveryVariantSplitIntoBandsEqualsTheCpuReferenceOnSoupsAndRandomRules) {
+  std::mt19937_64 rng(12);
+  for (const auto& devices : band_layouts()) {
+    SplitEngine engine(devices);
+    for (const Variant v : kAllVariants) {
+      const std::vector<int> ks = variant_iterates(v) ? std::vector<int>{1, 5, 16, 33} : std::vector<int>{1};
+      for (const int k : ks) {
+        const Rule rule = rng() % 3 == 0 ? Rule::life() : random_rule(rng);
+        const int height =
+            32 * static_cast<int>(devices.size()) * (k > 32 ? 3 : 2) + 32 * static_cast<int>(rng() % 3);
+        const InstanceSpec spec = soup(96, height, v, k, rule, rng());
+        engine.add(spec);
+        Lattice want = Lattice::random(96, height, 0.3, std::get<RandomInit>(spec.init).seed);
+        ASSERT_EQ(difference(engine.read(0), want), "") << name_of(devices) << " at generation 0";
+        for (const int n : {1, k, 2 * k + 3, 37}) {
+          engine.step(n);
+          EXPECT_EQ(engine.host_syncs_in_last_step(), 0u);
+          cpu_run(want, rule, n, 1);
+          ASSERT_EQ(difference(engine.read(0), want), "")
+              << name_of(devices) << ", " << variant_name(v) << " k=" << k << " rule " << rule.to_string()
+              << " height " << height << " after +" << n;
+          const StateSummary s = engine.summarize(0);
+          EXPECT_EQ(s.population, want.population());
+          EXPECT_EQ(s.hash, want.hash());
+        }
+        engine.remove(0);
+      }
+    }
+  }
+}
+
+TEST_F(SplitLatticeTest, GlidersCrossingBandEdgesAndTheWrapStayExact) {
+  const Pattern glider = parse_rle("x = 3, y = 3\nbo$2bo$3o!\n");
+  for (const auto& devices : band_layouts()) {
+    SplitEngine engine(devices);
+    for (const Variant v : kAllVariants) {
+      Lattice start(64, 32 * 4 * static_cast<int>(devices.size()));
+      // Gliders just above every band edge and the wrap, heading down across them.
+      for (int y = 0; y < start.height(); y += 32) start.place(glider, (y * 7) % 60, y - 2);
+      InstanceSpec spec;
+      spec.variant = v;
+      spec.generations_per_launch = 7;
+      spec.init = start;
+      engine.add(spec);
+      Lattice want = start;
+      for (int round = 0; round < 6; ++round) {
+        engine.step(41);
+        cpu_run(want, Rule::life(), 41, 1);
+        ASSERT_EQ(difference(engine.read(0), want), "") << name_of(devices) << " " << variant_name(v);
+      }
+      engine.remove(0);
+    }
+  }
+}
+
+TEST_F(SplitLatticeTest, SummariesEqualTheOneGpuEnginesAtEveryCheckedGeneration) {
+  CudaEngine one(0);
+  const InstanceSpec spec = soup(1024, 1024, Variant::bitpacked, 16, Rule::life(), 77);
+  one.add(spec);
+  for (const auto& devices : band_layouts()) {
+    SplitEngine split(devices);
+    split.add(spec);
+    CudaEngine ref(0);
+    ref.add(spec);
+    for (const int n : {0, 1, 16, 100, 333}) {
+      split.step(n);
+      ref.step(n);
+      const StateSummary a = split.summarize(0), b = ref.summarize(0);
+      EXPECT_EQ(a.generation, b.generation);
+      EXPECT_EQ(a.population, b.population) << name_of(devices) << " +" << n;
+      EXPECT_EQ(a.hash, b.hash) << name_of(devices) << " +" << n;
+    }
+    // Non-blocking summaries arrive too, and agree.
+    split.request_summaries();
+    split.finish();
+    const auto st = split.status(0).summary;
+    ASSERT_TRUE(st.has_value());
+    EXPECT_EQ(st->hash, ref.summarize(0).hash);
+  }
+}
+
+TEST_F(SplitLatticeTest, ATooThinBandIsRefusedAndTheEngineIsUnchanged) {
+  SplitEngine engine({0, 0, 0, 0});
+  engine.add(soup(64, 512, Variant::bitpacked, 16, Rule::life(), 3));
+  const StateSummary before = engine.summarize(0);
+  // 384 rows in 4 bands are 96 each, and k = 64 needs 128; 96 rows are 3 granules for 4 bands.
+  EXPECT_THROW(engine.add(soup(64, 384, Variant::bitpacked, 64, Rule::life(), 4)), InputError);
+  EXPECT_THROW(engine.replace(0, soup(64, 96, Variant::naive, 1, Rule::life(), 4)), InputError);
+  EXPECT_EQ(engine.size(), 1u);
+  const StateSummary after = engine.summarize(0);
+  EXPECT_EQ(after.hash, before.hash);
+  EXPECT_EQ(after.generation, before.generation);
+}
+
+TEST_F(SplitLatticeTest, VariantAndDepthChangesKeepTheState) {
+  SplitEngine engine({0, 0, 0});
+  engine.add(soup(128, 384, Variant::bitpacked, 16, Rule::life(), 5));
+  engine.step(50);
+  const std::uint64_t hash = engine.summarize(0).hash;
+  for (const Variant v : kAllVariants) {
+    engine.set_variant(0, v);
+    EXPECT_EQ(engine.summarize(0).hash, hash) << variant_name(v);
+  }
+  engine.set_generations_per_launch(0, 32);
+  EXPECT_EQ(engine.summarize(0).hash, hash);
+  EXPECT_EQ(engine.summarize(0).generation, 50u);
+}
+
+TEST_F(SplitLatticeTest, CellEditsNearBandEdgesReachTheNeighboursHalos) {
+  SplitEngine engine({0, 0});
+  InstanceSpec spec = soup(64, 128, Variant::bitpacked, 8, Rule::life(), 0, 0.0);
+  engine.add(spec);
+  Lattice want(64, 128);
+  // A blinker across the band edge (row 64) and one across the wrap.
+  const int cells[][2] = {{10, 63}, {10, 64}, {10, 65}, {30, 127}, {30, 0}, {30, 1}};
+  for (const auto& c : cells) {
+    engine.set_cell(0, c[0], c[1], true);
+    want.set(c[0], c[1], true);
+  }
+  ASSERT_EQ(difference(engine.read(0), want), "");
+  for (int i = 0; i < 5; ++i) {
+    engine.step(3);
+    cpu_run(want, Rule::life(), 3, 1);
+    ASSERT_EQ(difference(engine.read(0), want), "") << "round " << i;
+  }
+}
+
+TEST_F(SplitLatticeTest, BandsOnDistinctGpusCopyPeerToPeerOrThroughHostMemory) {
+  if (cuda_device_count() < 2) GTEST_SKIP() << "needs two CUDA devices";
+  SplitEngine engine({0, 1});
+  engine.add(soup(256, 256, Variant::bitpacked, 16, Rule::life(), 9));
+  auto& ex = dynamic_cast<PeerExchange&>(engine.lattice(0).exchange());
+  const CopyPath p = ex.path(0, 1);
+  EXPECT_NE(p, CopyPath::same_device);
+  std::printf("bands 0 -> 1 copy %s\n", p == CopyPath::peer ? "peer to peer" : "through pinned host memory");
+}
+
+}  // namespace
+}  // namespace ls::multi
