@@ -73,7 +73,15 @@ class Event {
   /// Records on `stream`, or, while `stream` is being captured, adds an event-record node to the
   /// graph (so that each launch of the graph records the event, as a plain record would).
   void record_in_graph(cudaStream_t stream) const {
-    CUDA_CHECK(cudaEventRecordWithFlags(event_, stream, cudaEventRecordExternal));
+    // cudaEventRecordExternal is refused outside capture (cudaErrorIllegalState, seen on an H100
+    // with driver 580), so a stream that is not being captured gets a plain record.
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+    if (capture == cudaStreamCaptureStatusActive) {
+      CUDA_CHECK(cudaEventRecordWithFlags(event_, stream, cudaEventRecordExternal));
+    } else {
+      CUDA_CHECK(cudaEventRecord(event_, stream));
+    }
   }
 
  private:
