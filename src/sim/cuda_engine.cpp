@@ -12,6 +12,7 @@
 #include "sim/cuda_handles.hpp"
 #include "sim/frame_launch.hpp"
 #include "sim/instance.hpp"
+#include "sim/nvtx_names.hpp"
 #include "sim/snapshots.hpp"
 #include "sim/summary_ring.hpp"
 #include "sim/timing_ring.hpp"
@@ -61,9 +62,15 @@ std::string CudaEngine::device_name() const { return impl_->name; }
 int CudaEngine::device() const { return impl_->device; }
 std::size_t CudaEngine::size() const { return impl_->instances.size(); }
 
-void CudaEngine::add(const InstanceSpec& spec) { impl_->instances.add(impl_->instances.make(spec)); }
+void CudaEngine::add(const InstanceSpec& spec) {
+  impl_->instances.add(impl_->instances.make(spec));
+  sim::name_streams(impl_->instances, impl_->instances.size() - 1);
+}
 
-void CudaEngine::remove(std::size_t index) { impl_->instances.remove(index); }
+void CudaEngine::remove(std::size_t index) {
+  impl_->instances.remove(index);
+  sim::name_streams(impl_->instances, index);
+}
 
 void CudaEngine::replace(std::size_t index, const InstanceSpec& spec) {
   sim::Instances& instances = impl_->instances;
@@ -71,6 +78,7 @@ void CudaEngine::replace(std::size_t index, const InstanceSpec& spec) {
   auto inst = instances.make(spec);
   if (!std::holds_alternative<CopyInit>(spec.init)) inst->generation = 0;
   instances.replace(index, std::move(inst));
+  sim::name_streams(instances, index, 1);
 }
 
 void CudaEngine::set_variant(std::size_t index, Variant variant) {
@@ -79,6 +87,7 @@ void CudaEngine::set_variant(std::size_t index, Variant variant) {
   impl_->instances.set_layout(inst, variant);
   inst.variant = variant;
   inst.timing.clear_stats();
+  sim::name_streams(impl_->instances, index, 1);
 }
 
 void CudaEngine::set_rule(std::size_t index, const Rule& rule) {
