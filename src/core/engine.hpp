@@ -108,6 +108,8 @@ struct InstanceStatus {
   StatSummary step_ms;
   StatSummary display_ms;
   double cups = 0;  // cell updates per second from the mean step time
+  /// Step ms of the timed frames in step_ms's window (the last kTimingWindow), oldest first.
+  std::vector<float> step_history;
 };
 
 struct FrameTimings {
@@ -115,6 +117,8 @@ struct FrameTimings {
   double gpu_span_ms = 0;  // earliest start to latest end over all streams
   double busy_ms = 0;      // sum of the streams' busy time
   double concurrency = 0;  // busy / span
+  /// gpu_span_ms of the last kTimingWindow timed frames, oldest first.
+  std::vector<float> span_history;
 };
 
 /// A host copy of an instance's state, kept for recovery after a fatal device error

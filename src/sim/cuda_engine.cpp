@@ -174,6 +174,7 @@ InstanceStatus CudaEngine::status(std::size_t index) const {
   s.summary = inst.summaries.newest;
   s.step_ms = inst.timing.step.summary();
   s.display_ms = inst.timing.display.summary();
+  s.step_history = inst.timing.step.history();
   const double gens = inst.timing.generations.summary().mean;
   if (s.step_ms.mean > 0)
     s.cups = static_cast<double>(inst.width) * inst.height * gens / (s.step_ms.mean * 1e-3);
