@@ -12,8 +12,15 @@
 namespace ls::sim {
 
 std::string stream_name(std::size_t index, Variant variant, int width, int height) {
-  return "#" + std::to_string(index) + " " + std::string(variant_name(variant)) + " " +
-         std::to_string(width) + "x" + std::to_string(height);
+  std::string name = "#";
+  name += std::to_string(index);
+  name += ' ';
+  name += variant_name(variant);
+  name += ' ';
+  name += std::to_string(width);
+  name += 'x';
+  name += std::to_string(height);
+  return name;
 }
 
 void name_streams(const Instances& instances, std::size_t first, std::size_t count) {
