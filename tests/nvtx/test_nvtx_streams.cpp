@@ -74,7 +74,9 @@ int main(int argc, char** argv) {
   if (fd < 0) return 2;
   close(fd);
   ls::test::g_record = templ;
-  setenv("NVTX_INJECTION64_PATH", LS_NVTX_RECORDER, 1);
+  // $LS_NVTX_RECORDER: the tool elsewhere (a bundle carried to another machine).
+  const char* recorder = std::getenv("LS_NVTX_RECORDER");
+  setenv("NVTX_INJECTION64_PATH", recorder != nullptr && *recorder != '\0' ? recorder : LS_NVTX_RECORDER, 1);
   setenv("LS_NVTX_RECORD", templ.c_str(), 1);
   const int status = RUN_ALL_TESTS();
   std::filesystem::remove(templ);
