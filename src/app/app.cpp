@@ -21,6 +21,7 @@
 #include "app/tile_labels.hpp"
 #include "core/error.hpp"
 #include "core/pattern.hpp"
+#include "core/trace.hpp"
 #include "render/image.hpp"
 #include "render/paths.hpp"
 #include "ui/engine_figures.hpp"
@@ -163,6 +164,8 @@ int App::loop() {
 }
 
 bool App::frame(bool step, const std::optional<std::string>& capture) {
+  // Each step below marks its own range inside this one, for Nsight Systems (core/trace.hpp).
+  const trace::Scope frame_range(trace::Phase::frame);
   const auto start = Clock::now();
   wait_for_frame_two_back();
   int fw = 0, fh = 0;
@@ -188,6 +191,7 @@ bool App::frame(bool step, const std::optional<std::string>& capture) {
 }
 
 void App::wait_for_frame_two_back() {
+  const trace::Scope range(trace::Phase::wait);
   frame_fences_[static_cast<std::size_t>(figures_.frames() % 2)].wait_and_reset(kFrameFenceTimeoutNs);
 }
 
@@ -210,18 +214,22 @@ bool App::ui_due(int fw, int fh, bool capture) {
 
 void App::build_ui() {
   // Headless, ImGui's display is the offscreen size; a lost window keeps the last good size.
-  imgui_->new_frame(window_ ? last_fb_w_ : setup_.width, window_ ? last_fb_h_ : setup_.height);
   std::vector<Command> commands;
-  if (window_) {
-    float sx = 1, sy = 1;
-    window_->framebuffer_scale(sx, sy);
-    const InputOutcome in = mapper_.map(input_.events, *scene_, ImGui::GetIO(), sx, sy, commands);
-    if (in.toggle_help) panel_.toggle_help();
-    if (in.quit) quit_ = true;
-    if (!in.error.empty()) model_.error = in.error;
-    model_.hovered_instance = in.hovered_instance;
-    hovered_cell_ = in.hovered_cell;
+  {
+    const trace::Scope input_range(trace::Phase::input);
+    imgui_->new_frame(window_ ? last_fb_w_ : setup_.width, window_ ? last_fb_h_ : setup_.height);
+    if (window_) {
+      float sx = 1, sy = 1;
+      window_->framebuffer_scale(sx, sy);
+      const InputOutcome in = mapper_.map(input_.events, *scene_, ImGui::GetIO(), sx, sy, commands);
+      if (in.toggle_help) panel_.toggle_help();
+      if (in.quit) quit_ = true;
+      if (!in.error.empty()) model_.error = in.error;
+      model_.hovered_instance = in.hovered_instance;
+      hovered_cell_ = in.hovered_cell;
+    }
   }
+  const trace::Scope panel_range(trace::Phase::panel);
   update_area();
   fill_panel_model();
   // Always drawn: hidden, the panel still shows its notices and the help. Shown or hidden as the
@@ -263,6 +271,7 @@ void App::fill_panel_model() {
 }
 
 std::vector<view::Placement> App::step_engine(bool step) {
+  const trace::Scope range(trace::Phase::step_enqueue);
   update_area();
   std::vector<view::Placement> placements = scene_->placements();
   stepped_in_frame_ = false;
@@ -279,6 +288,7 @@ std::vector<view::Placement> App::step_engine(bool step) {
 }
 
 void App::finish_ui(Clock::time_point build_start) {
+  const trace::Scope range(trace::Phase::labels);
   float sx = 1, sy = 1;
   if (window_) window_->framebuffer_scale(sx, sy);
   draw_tile_labels(*scene_, sx, sy);
@@ -300,12 +310,14 @@ void App::finish_ui(Clock::time_point build_start) {
 }
 
 void App::update_tiles(const std::vector<view::Placement>& placements) {
+  const trace::Scope range(trace::Phase::display);
   const auto update_start = Clock::now();
   renderer_->update(placements, display_options(), palette_);
   figures_.run().display.update_ms += ms_since(update_start);
 }
 
 void App::composite(const std::vector<view::Placement>& placements, int fw, int fh, bool rebuild) {
+  const trace::Scope range(trace::Phase::composite);
   if (offscreen_)
     offscreen_->bind();
   else
@@ -343,6 +355,7 @@ void App::composite(const std::vector<view::Placement>& placements, int fw, int 
 }
 
 void App::screenshot_and_present(const std::optional<std::string>& capture, int fw, int fh) {
+  const trace::Scope range(trace::Phase::present);
   // What a person sees, panel included: read before the swap.
   std::optional<std::string> shot = capture;
   if (!shot && screenshot_next_) shot = screenshot_next_;

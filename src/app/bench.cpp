@@ -25,6 +25,7 @@
 #include "app/cli_numbers.hpp"
 #include "core/error.hpp"
 #include "core/rule.hpp"
+#include "core/trace.hpp"
 #include "cuda_check.hpp"
 #include "sim/cuda_engine.hpp"
 #include "sim/cuda_handles.hpp"
@@ -478,6 +479,10 @@ int run_bench(const Options& o) {
                  std::string(variant_name(c.variant)).c_str(), c.width, c.height, c.instances,
                  std::string(stream_mode_name(c.mode)).c_str(), c.k, c.timing_period);
     try {
+      const trace::Scope row_range("bench " + std::string(variant_name(c.variant)) + " " +
+                                   std::to_string(c.width) + "x" + std::to_string(c.height) + " x" +
+                                   std::to_string(c.instances) + " " + std::string(stream_mode_name(c.mode)) +
+                                   " k=" + std::to_string(c.k));
       Row row = measure(c, o.rule, o.device);
       row.roof_fraction = row.cups * compulsory_bytes_per_cell(c.variant) / (roof * 1e9);
       if (c.variant == Variant::naive) naive_cups[c.group()] = row.cups;

@@ -22,6 +22,7 @@
 #include "core/engine.hpp"
 #include "core/error.hpp"
 #include "core/pattern.hpp"
+#include "core/trace.hpp"
 
 namespace ls {
 
@@ -191,7 +192,11 @@ int run(const RunOptions& o) {
               rule_text.c_str(), spec.width, spec.height);
   print_summary(engine->summarize(0));
   step_in_chunks(
-      o.generations, o.every, [&](int n) { engine->step(n); },
+      o.generations, o.every,
+      [&](int n) {
+        const trace::Scope range(trace::Phase::run_step);
+        engine->step(n);
+      },
       [&](long long) { print_summary(engine->summarize(0)); });
   const long long done = o.generations;
 

@@ -77,6 +77,7 @@ class CpuEngine final : public Engine {
   StreamMode mode_ = StreamMode::per_instance;
   std::vector<std::unique_ptr<Instance>> instances_;
   FrameTimings frame_;
+  RollingStats span_ms_;  // frame_.span_history
   std::vector<TimelineBar> timeline_;
   RollingStats host_enqueue_;      // host time of each step()
   std::uint64_t frame_count_ = 0;  // frames started by step()

@@ -118,6 +118,8 @@ struct InstanceStatus {
   StatSummary step_ms;
   StatSummary display_ms;
   double cups = 0;  // cell updates per second from the mean step time
+  /// Step ms of the timed frames in step_ms's window (the last kTimingWindow), oldest first.
+  std::vector<float> step_history;
 };
 
 struct FrameTimings {
@@ -125,6 +127,8 @@ struct FrameTimings {
   double gpu_span_ms = 0;  // earliest start to latest end over all streams
   double busy_ms = 0;      // sum of the streams' busy time
   double concurrency = 0;  // busy / span
+  /// gpu_span_ms of the last kTimingWindow timed frames, oldest first.
+  std::vector<float> span_history;
 };
 
 /// Stream mode `graph`: how often the frame graph was built (captured and instantiated) and the

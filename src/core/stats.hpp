@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <vector>
 
 #include "core/engine.hpp"
 
@@ -23,6 +24,15 @@ class RollingStats {
     last_ = 0;
   }
   std::size_t count() const { return count_; }
+  /// The samples in the window, oldest first (what a history plot draws).
+  std::vector<float> history() const {
+    std::vector<float> out;
+    out.reserve(count_);
+    const std::size_t first = count_ < samples_.size() ? 0 : next_;
+    for (std::size_t i = 0; i < count_; ++i)
+      out.push_back(static_cast<float>(samples_[(first + i) % samples_.size()]));
+    return out;
+  }
   StatSummary summary() const {
     StatSummary s;
     if (count_ == 0) return s;

@@ -17,6 +17,7 @@
 #include "sim/frame_graph.hpp"
 #include "sim/frame_launch.hpp"
 #include "sim/instance.hpp"
+#include "sim/nvtx_names.hpp"
 #include "sim/snapshots.hpp"
 #include "sim/summary_ring.hpp"
 #include "sim/timing_ring.hpp"
@@ -91,12 +92,16 @@ std::string CudaEngine::device_name() const { return impl_->name; }
 int CudaEngine::device() const { return impl_->device; }
 std::size_t CudaEngine::size() const { return impl_->instances.size(); }
 
-void CudaEngine::add(const InstanceSpec& spec) { impl_->instances.add(impl_->instances.make(spec)); }
+void CudaEngine::add(const InstanceSpec& spec) {
+  impl_->instances.add(impl_->instances.make(spec));
+  sim::name_streams(impl_->instances, impl_->instances.size() - 1);
+}
 
 void CudaEngine::remove(std::size_t index) {
   impl_->instances.at(index);
   impl_->before_edit();
   impl_->instances.remove(index);
+  sim::name_streams(impl_->instances, index);
 }
 
 void CudaEngine::replace(std::size_t index, const InstanceSpec& spec) {
@@ -106,6 +111,7 @@ void CudaEngine::replace(std::size_t index, const InstanceSpec& spec) {
   auto inst = instances.make(spec);
   if (!std::holds_alternative<CopyInit>(spec.init)) inst->generation = 0;
   instances.replace(index, std::move(inst));
+  sim::name_streams(instances, index, 1);
 }
 
 void CudaEngine::set_variant(std::size_t index, Variant variant) {
@@ -115,6 +121,7 @@ void CudaEngine::set_variant(std::size_t index, Variant variant) {
   impl_->instances.set_layout(inst, variant);
   inst.variant = variant;
   inst.timing.clear_stats();
+  sim::name_streams(impl_->instances, index, 1);
 }
 
 void CudaEngine::set_rule(std::size_t index, const Rule& rule) {
@@ -254,6 +261,7 @@ InstanceStatus CudaEngine::status(std::size_t index) const {
   s.summary = inst.summaries.newest;
   s.step_ms = inst.timing.step.summary();
   s.display_ms = inst.timing.display.summary();
+  s.step_history = inst.timing.step.history();
   const double gens = inst.timing.generations.summary().mean;
   if (s.step_ms.mean > 0)
     s.cups = static_cast<double>(inst.width) * inst.height * gens / (s.step_ms.mean * 1e-3);

@@ -157,7 +157,8 @@ bool TimingRing::read_frame(const InstanceList& instances, std::size_t s) {
     bar.end_ms -= first;
   }
   const double span = last - first;
-  newest_frame_ = FrameTimings{true, span, busy, span > 0 ? busy / span : 0.0};
+  span_ms_.add(span);
+  newest_frame_ = FrameTimings{true, span, busy, span > 0 ? busy / span : 0.0, span_ms_.history()};
   newest_timeline_ = std::move(bars);
   return true;
 }

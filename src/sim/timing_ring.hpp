@@ -97,6 +97,7 @@ class TimingRing {
   int period_ = 1;                               // set_period
   int frames_to_timed_ = 0;                      // frames before the next timed one
   FrameTimings newest_frame_;
+  RollingStats span_ms_;  // newest_frame_.span_history
   std::vector<TimelineBar> newest_timeline_;
 };
 

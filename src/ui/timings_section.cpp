@@ -7,6 +7,7 @@
 #include <cinttypes>
 
 #include "ui/format.hpp"
+#include "ui/history_plot.hpp"
 #include "ui/style.hpp"
 #include "ui/widgets.hpp"
 
@@ -15,7 +16,7 @@ namespace ls::ui {
 namespace {
 
 constexpr int kTableRowsShown = 12;  // taller tables scroll
-constexpr int kColumns = 9;
+constexpr int kColumns = 10;
 
 void draw_table(const PanelModel& model) {
   const std::vector<InstanceStatus>& statuses = model.statuses;
@@ -24,12 +25,15 @@ void draw_table(const PanelModel& model) {
   const ImGuiStyle& style = ImGui::GetStyle();
   constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg |
                                      ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
-                                     ImGuiTableFlags_NoPadOuterX | ImGuiTableFlags_NoClip;
+                                     ImGuiTableFlags_ScrollX | ImGuiTableFlags_NoPadOuterX |
+                                     ImGuiTableFlags_NoClip;
   const float row_h = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
   const int shown = std::min(count, kTableRowsShown);
-  const ImVec2 outer(0, row_h * static_cast<float>(shown + 1) + 2);
+  // ScrollX: a panel too narrow for every column scrolls them (the history last), leaving room for
+  // the horizontal scrollbar below the rows.
+  const ImVec2 outer(0, row_h * static_cast<float>(shown + 1) + 2 + style.ScrollbarSize);
   if (!ImGui::BeginTable("##timings", kColumns, kFlags, outer)) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupScrollFreeze(2, 1);  // the instance and its variant stay when scrolled
   // Fixed widths: the cells are drawn without items, so nothing auto-fits.
   const float num_w = ImGui::CalcTextSize("0.0000").x;
   ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("00").x);
@@ -37,7 +41,8 @@ void draw_table(const PanelModel& model) {
   for (const char* name : {"last", "mean", "std", "min", "max", "disp"}) {
     ImGui::TableSetupColumn(name, ImGuiTableColumnFlags_WidthFixed, num_w);
   }
-  ImGui::TableSetupColumn("cells/s", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("cells/s", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("000.0 M").x);
+  ImGui::TableSetupColumn(kHistoryColumn, ImGuiTableColumnFlags_WidthFixed, num_w * kHistoryColumnNumbers);
   // Header row by hand, so each header gets its tooltip.
   const bool gpu = runs_on_gpu(model);
   const char* const tips[kColumns] = {
@@ -50,6 +55,7 @@ void draw_table(const PanelModel& model) {
       "step ms, maximum over 120 timed frames",
       "display ms (render kernel into the tile), mean over 120 timed frames",
       "cell updates per second from the mean step time",
+      kHistoryTip,
   };
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int c = 0; c < kColumns; ++c) {
@@ -88,6 +94,7 @@ void draw_table(const PanelModel& model) {
       const bool displayed = s.display_ms.samples > 0;
       cell(displayed ? format_ms(s.display_ms.mean, num, sizeof num) : none, true, displayed ? text : dim);
       cell(s.cups > 0 ? format_si(s.cups, num, sizeof num) : none, true, s.cups > 0 ? text : dim);
+      draw_history_cell(i, s.step_history);
     }
   }
   ImGui::EndTable();
@@ -186,6 +193,7 @@ const char* span_label(const PanelModel& model) { return runs_on_gpu(model) ? "G
 void draw_timings(const PanelModel& model) {
   draw_table(model);
   draw_totals(model);
+  draw_frame_history(model);
 }
 
 }  // namespace ls::ui
