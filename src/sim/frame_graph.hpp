@@ -20,8 +20,10 @@ struct Instance;
 /// Graphs kept for one frame shape. A key is the shape plus, per instance, its front buffer and
 /// summary slot, and the frame's timing slot; in a steady run these advance together (a k = 1 run
 /// timing every frame with summaries every frame cycles through 4 keys), so a few graphs serve it.
-/// Beyond this many the oldest goes.
-inline constexpr std::size_t kMaxFrameGraphs = 16;
+/// Beyond this many the oldest goes. With timing one frame in N the keys cycle through the timing
+/// slots, both fronts and the summary slots: 16 graphs were fewer than one cycle, so every frame
+/// was built anew (64 x 1024² at timing 1/8 ran at a third of per-instance mode, H100); 64 hold it.
+inline constexpr std::size_t kMaxFrameGraphs = 64;
 
 /// What one frame of one instance asks of its branch.
 struct BranchWork {
