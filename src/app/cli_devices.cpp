@@ -76,7 +76,11 @@ std::vector<int> resolve_devices(std::string_view option, const DeviceList& list
                        gpus_present_line());
   return list.ordinals;
 #else
-  throw InputError(std::string(option) + ": " + gpus_present_line());
+  // No CUDA engine in this build: no device exists, and the message says so as a GPU build would.
+  if (list.all || list.ordinals.empty())
+    throw InputError(std::string(option) + " all: " + gpus_present_line());
+  throw InputError(std::string(option) + ": device " + std::to_string(list.ordinals.front()) +
+                   " does not exist; " + gpus_present_line());
 #endif
 }
 
