@@ -318,7 +318,6 @@ void CpuEngine::close_frame(std::uint64_t frame) {
   frame_.busy_ms = busy;
   frame_.concurrency = frame_.gpu_span_ms > 0 ? busy / frame_.gpu_span_ms : 0;
   if (frame_.valid) span_ms_.add(frame_.gpu_span_ms);
-  frame_.span_history = span_ms_.history();
 }
 
 void CpuEngine::step(int generations) {
@@ -372,6 +371,10 @@ void CpuEngine::request_summaries() {
   for (auto& p : instances_) p->summary = StateSummary{p->generation, p->cells.population(), p->cells.hash()};
 }
 
+void CpuEngine::step_history(std::size_t index, std::vector<float>& out) const {
+  at(index).step_ms.history(out);
+}
+
 InstanceStatus CpuEngine::status(std::size_t index) const {
   const Instance& in = at(index);
   InstanceStatus s;
@@ -385,7 +388,6 @@ InstanceStatus CpuEngine::status(std::size_t index) const {
   s.summary = in.summary;
   s.step_ms = in.step_ms.summary();
   s.display_ms = in.display_ms.summary();
-  s.step_history = in.step_ms.history();
   const double gens = static_cast<double>(in.last_generations);
   s.cups = s.step_ms.mean > 0 ? gens * s.width * static_cast<double>(s.height) / (s.step_ms.mean * 1e-3) : 0;
   return s;

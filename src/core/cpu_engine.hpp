@@ -51,6 +51,8 @@ class CpuEngine final : public Engine {
   void request_summaries() override;
   InstanceStatus status(std::size_t index) const override;
   FrameTimings frame_timings() const override { return frame_; }
+  void step_history(std::size_t index, std::vector<float>& out) const override;
+  void span_history(std::vector<float>& out) const override { span_ms_.history(out); }
   std::vector<TimelineBar> timeline() const override { return timeline_; }
   bool begin_display(std::size_t index) override;
   void end_display(std::size_t index) override;
@@ -77,7 +79,7 @@ class CpuEngine final : public Engine {
   StreamMode mode_ = StreamMode::per_instance;
   std::vector<std::unique_ptr<Instance>> instances_;
   FrameTimings frame_;
-  RollingStats span_ms_;  // frame_.span_history
+  RollingStats span_ms_;  // span_history()
   std::vector<TimelineBar> timeline_;
   RollingStats host_enqueue_;      // host time of each step()
   std::uint64_t frame_count_ = 0;  // frames started by step()

@@ -119,6 +119,8 @@ struct InstanceStatus {
   StatSummary display_ms;
   double cups = 0;  // cell updates per second from the mean step time
   /// Step ms of the timed frames in step_ms's window (the last kTimingWindow), oldest first.
+  /// status() leaves it empty: Engine::step_history fills it into a buffer the caller keeps, so
+  /// the many status() calls of a frame copy no history.
   std::vector<float> step_history;
 };
 
@@ -127,7 +129,8 @@ struct FrameTimings {
   double gpu_span_ms = 0;  // earliest start to latest end over all streams
   double busy_ms = 0;      // sum of the streams' busy time
   double concurrency = 0;  // busy / span
-  /// gpu_span_ms of the last kTimingWindow timed frames, oldest first.
+  /// gpu_span_ms of the last kTimingWindow timed frames, oldest first (left empty by
+  /// frame_timings(); Engine::span_history fills it).
   std::vector<float> span_history;
 };
 
@@ -210,6 +213,15 @@ class Engine {
   virtual void request_summaries() = 0;
   virtual InstanceStatus status(std::size_t index) const = 0;
   virtual FrameTimings frame_timings() const = 0;
+  /// The step ms of instance `index`'s timed frames in its rolling window, oldest first, into
+  /// `out` (replaced; its capacity is reused, so a caller that keeps `out` allocates nothing per
+  /// frame). Empty where an engine keeps no timings.
+  virtual void step_history(std::size_t index, std::vector<float>& out) const {
+    (void)index;
+    out.clear();
+  }
+  /// The spans of the last kTimingWindow timed frames, oldest first, into `out` (as step_history).
+  virtual void span_history(std::vector<float>& out) const { out.clear(); }
   /// The bars of the newest frame whose timings are complete (read a frame or two late).
   virtual std::vector<TimelineBar> timeline() const = 0;
 

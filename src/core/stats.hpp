@@ -27,11 +27,15 @@ class RollingStats {
   /// The samples in the window, oldest first (what a history plot draws).
   std::vector<float> history() const {
     std::vector<float> out;
-    out.reserve(count_);
+    history(out);
+    return out;
+  }
+  /// The same into `out` (replaced, its capacity reused).
+  void history(std::vector<float>& out) const {
+    out.clear();
     const std::size_t first = count_ < samples_.size() ? 0 : next_;
     for (std::size_t i = 0; i < count_; ++i)
       out.push_back(static_cast<float>(samples_[(first + i) % samples_.size()]));
-    return out;
   }
   StatSummary summary() const {
     StatSummary s;

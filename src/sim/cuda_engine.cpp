@@ -261,7 +261,6 @@ InstanceStatus CudaEngine::status(std::size_t index) const {
   s.summary = inst.summaries.newest;
   s.step_ms = inst.timing.step.summary();
   s.display_ms = inst.timing.display.summary();
-  s.step_history = inst.timing.step.history();
   const double gens = inst.timing.generations.summary().mean;
   if (s.step_ms.mean > 0)
     s.cups = static_cast<double>(inst.width) * inst.height * gens / (s.step_ms.mean * 1e-3);
@@ -269,6 +268,10 @@ InstanceStatus CudaEngine::status(std::size_t index) const {
 }
 
 FrameTimings CudaEngine::frame_timings() const { return impl_->timing.newest_frame(); }
+void CudaEngine::step_history(std::size_t index, std::vector<float>& out) const {
+  impl_->instances.at(index).timing.step.history(out);
+}
+void CudaEngine::span_history(std::vector<float>& out) const { impl_->timing.span_ms().history(out); }
 std::vector<TimelineBar> CudaEngine::timeline() const { return impl_->timing.newest_timeline(); }
 
 bool CudaEngine::begin_display(std::size_t index) {

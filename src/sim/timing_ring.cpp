@@ -158,7 +158,7 @@ bool TimingRing::read_frame(const InstanceList& instances, std::size_t s) {
   }
   const double span = last - first;
   span_ms_.add(span);
-  newest_frame_ = FrameTimings{true, span, busy, span > 0 ? busy / span : 0.0, span_ms_.history()};
+  newest_frame_ = FrameTimings{true, span, busy, span > 0 ? busy / span : 0.0, {}};
   newest_timeline_ = std::move(bars);
   return true;
 }

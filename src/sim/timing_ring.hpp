@@ -75,6 +75,8 @@ class TimingRing {
   void harvest(const InstanceList& instances, bool all);
 
   const FrameTimings& newest_frame() const { return newest_frame_; }
+  /// The spans of the timed frames read so far (the rolling window).
+  const RollingStats& span_ms() const { return span_ms_; }
   const std::vector<TimelineBar>& newest_timeline() const { return newest_timeline_; }
 
  private:
@@ -97,7 +99,7 @@ class TimingRing {
   int period_ = 1;                               // set_period
   int frames_to_timed_ = 0;                      // frames before the next timed one
   FrameTimings newest_frame_;
-  RollingStats span_ms_;  // newest_frame_.span_history
+  RollingStats span_ms_;  // span_ms()
   std::vector<TimelineBar> newest_timeline_;
 };
 

@@ -1,6 +1,9 @@
 // engine_figures.cpp — the engine's figures copied into the panel's model (engine_figures.hpp).
 #include "ui/engine_figures.hpp"
 
+#include <utility>
+#include <vector>
+
 namespace ls::ui {
 
 void fill_engine_figures(const Engine& engine, PanelModel& model) {
@@ -11,8 +14,17 @@ void fill_engine_figures(const Engine& engine, PanelModel& model) {
   }
   const std::size_t n = engine.size();
   model.statuses.resize(n);
-  for (std::size_t i = 0; i < n; ++i) model.statuses[i] = engine.status(i);
+  // The histories go into buffers the model keeps from frame to frame: no allocation per frame.
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<float> history = std::move(model.statuses[i].step_history);
+    model.statuses[i] = engine.status(i);
+    engine.step_history(i, history);
+    model.statuses[i].step_history = std::move(history);
+  }
+  std::vector<float> spans = std::move(model.frame.span_history);
   model.frame = engine.frame_timings();
+  engine.span_history(spans);
+  model.frame.span_history = std::move(spans);
   model.host_enqueue_ms = engine.host_enqueue_ms();
   model.timeline = engine.timeline();
   model.stream_mode = engine.stream_mode();
