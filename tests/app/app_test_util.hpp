@@ -6,6 +6,7 @@
 #include <stb_image.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -120,5 +121,24 @@ inline Png load_png(const std::string& path) {
   stbi_image_free(data);
   return png;
 }
+
+/// What a run of the binary printed and how it ended.
+struct Outcome {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+/// Runs the binary with `args` in `dir` without a display, stdout and stderr kept apart.
+inline Outcome run_app(const ScratchDir& dir, const std::string& args) {
+  Outcome r;
+  r.status = shell(
+      dir, "env -u DISPLAY -u WAYLAND_DISPLAY " + quoted_app() + " " + args + " >stdout.txt 2>stderr.txt");
+  r.out = dir.read("stdout.txt");
+  r.err = dir.read("stderr.txt");
+  return r;
+}
+
+inline long lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
 
 }  // namespace ls::test

@@ -19,23 +19,9 @@ using test::quoted_app;
 using test::ScratchDir;
 using test::shell;
 
-struct Outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-// Runs the binary with `args` in `dir`, stdout and stderr kept apart.
-Outcome run_app(const ScratchDir& dir, const std::string& args) {
-  Outcome r;
-  r.status = shell(
-      dir, "env -u DISPLAY -u WAYLAND_DISPLAY " + quoted_app() + " " + args + " >stdout.txt 2>stderr.txt");
-  r.out = dir.read("stdout.txt");
-  r.err = dir.read("stderr.txt");
-  return r;
-}
-
-long lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+using test::lines;
+using test::Outcome;
+using test::run_app;
 
 struct Bad {
   const char* args;

@@ -14,23 +14,6 @@
 namespace ls::test {
 namespace {
 
-struct Outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-Outcome run_in(const ScratchDir& dir, const std::string& args) {
-  Outcome r;
-  r.status = shell(
-      dir, "env -u DISPLAY -u WAYLAND_DISPLAY " + quoted_app() + " " + args + " >stdout.txt 2>stderr.txt");
-  r.out = dir.read("stdout.txt");
-  r.err = dir.read("stderr.txt");
-  return r;
-}
-
-long lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
-
 std::vector<std::string> all_matches(const std::string& text, const std::regex& re) {
   std::vector<std::string> out;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
@@ -62,7 +45,7 @@ TEST(RunScript, GivesTheAppsFinalHashesOnTheCpuBackend) {
   ScratchDir dir;
   std::filesystem::copy_file(source_dir() + "/assets/patterns/glider.rle", dir.file("glider.rle"));
   dir.write("s.script", kScript);
-  const Outcome run = run_in(dir, "run --backend cpu --script s.script");
+  const Outcome run = run_app(dir, "run --backend cpu --script s.script");
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(run.err, "");
   EXPECT_EQ(run.out.rfind("# backend=cpu device=", 0), 0u) << run.out;
@@ -73,7 +56,7 @@ TEST(RunScript, GivesTheAppsFinalHashesOnTheCpuBackend) {
   EXPECT_EQ(run_hashes[0], "0x93aa62d882b4e0e2");
   EXPECT_NE(run.out.find("instance=1 generation=4 population=5 "), std::string::npos) << run.out;
 
-  const Outcome app = run_in(dir, "--headless --backend cpu --script s.script --report r.json");
+  const Outcome app = run_app(dir, "--headless --backend cpu --script s.script --report r.json");
   ASSERT_EQ(app.status, 0) << app.err;
   const std::vector<std::string> app_hashes =
       all_matches(dir.read("r.json"), std::regex("\"hash\": \"(0x[0-9a-f]{16})\""));
@@ -86,13 +69,13 @@ TEST(RunScript, StreamModeGraphEndsOnTheSameHashes) {
   ScratchDir dir;
   std::filesystem::copy_file(source_dir() + "/assets/patterns/glider.rle", dir.file("glider.rle"));
   dir.write("s.script", std::string("stream-mode graph\n") + kScript);
-  const Outcome run = run_in(dir, "run --backend cpu --script s.script");
+  const Outcome run = run_app(dir, "run --backend cpu --script s.script");
   ASSERT_EQ(run.status, 0) << run.err;
   const std::vector<std::string> run_hashes =
       all_matches(run.out, std::regex("instance=\\d+ generation=\\d+ population=\\d+ hash=(0x[0-9a-f]{16})"));
   ASSERT_EQ(run_hashes.size(), 2u) << run.out;
   EXPECT_EQ(run_hashes[0], "0x93aa62d882b4e0e2");
-  const Outcome app = run_in(dir, "--headless --backend cpu --script s.script --report r.json");
+  const Outcome app = run_app(dir, "--headless --backend cpu --script s.script --report r.json");
   ASSERT_EQ(app.status, 0) << app.err;
   const std::string report = dir.read("r.json");
   EXPECT_NE(report.find("\"stream_mode\": \"graph\""), std::string::npos) << report;
@@ -116,8 +99,8 @@ TEST(RunScript, ExitsWithTheAppsStatusAndNamesTheLine) {
     ScratchDir dir;
     dir.write("bad.script", c.script);
     const std::string common = "--backend cpu --width 64 --height 64 --script bad.script";
-    const Outcome run = run_in(dir, "run " + common);
-    const Outcome app = run_in(dir, "--headless " + common);
+    const Outcome run = run_app(dir, "run " + common);
+    const Outcome app = run_app(dir, "--headless " + common);
     EXPECT_EQ(run.status, c.status) << c.script << run.err;
     EXPECT_EQ(app.status, c.status) << c.script << app.err;
     for (const Outcome* o : {&run, &app}) {
@@ -133,7 +116,7 @@ TEST(RunScript, RefusesEachCommandThatNeedsAScreenWithItsLineBeforeAnythingRuns)
                            "panel off", "age on", "vsync off"}) {
     ScratchDir dir;
     dir.write("screen.script", std::string("pause\nsave 0 before.rle\n") + line + "\n");
-    const Outcome r = run_in(dir, "run --backend cpu --width 64 --height 64 --script screen.script");
+    const Outcome r = run_app(dir, "run --backend cpu --width 64 --height 64 --script screen.script");
     const std::string name = std::string(line).substr(0, std::string(line).find(' '));
     EXPECT_EQ(r.status, 2) << line;
     EXPECT_EQ(r.out, "") << line;
@@ -148,7 +131,7 @@ TEST(RunScript, RefusesTheOptionsOfARunWithoutAScript) {
   ScratchDir dir;
   dir.write("s.script", "step 1\n");
   for (const char* extra : {"--generations 1", "--every 1", "--output x.rle"}) {
-    const Outcome r = run_in(dir, std::string("run --backend cpu --script s.script ") + extra);
+    const Outcome r = run_app(dir, std::string("run --backend cpu --script s.script ") + extra);
     EXPECT_EQ(r.status, 2) << extra;
     EXPECT_EQ(r.out, "");
     EXPECT_NE(r.err.find("--script cannot be combined with --generations, --every or --output"),
