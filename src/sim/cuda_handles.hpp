@@ -72,12 +72,11 @@ class Event {
   void record(cudaStream_t stream) const { CUDA_CHECK(cudaEventRecord(event_, stream)); }
   /// Records on `stream`, or, while `stream` is being captured, adds an event-record node to the
   /// graph (so that each launch of the graph records the event, as a plain record would).
-  void record_in_graph(cudaStream_t stream) const {
-    // cudaEventRecordExternal is refused outside capture (cudaErrorIllegalState, seen on an H100
-    // with driver 580), so a stream that is not being captured gets a plain record.
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
-    if (capture == cudaStreamCaptureStatusActive) {
+  /// `capturing` says whether `stream` is being captured: the caller knows, and
+  /// cudaEventRecordExternal is refused outside capture (cudaErrorIllegalState, seen on an H100
+  /// with driver 580), so a stream that is not being captured gets a plain record.
+  void record_in_graph(cudaStream_t stream, bool capturing) const {
+    if (capturing) {
       CUDA_CHECK(cudaEventRecordWithFlags(event_, stream, cudaEventRecordExternal));
     } else {
       CUDA_CHECK(cudaEventRecord(event_, stream));

@@ -20,7 +20,8 @@ void FrameGraphCache::drop() {
 }
 
 void FrameGraphCache::enqueue_branches(const InstanceList& instances, int generations, int timed_slot,
-                                       const std::vector<BranchWork>& work, cudaStream_t frame_stream) const {
+                                       const std::vector<BranchWork>& work, cudaStream_t frame_stream,
+                                       bool capturing) const {
   // Every instance's work goes on its own stream, forked from the frame stream and joined back to
   // it, so that captured, each instance is a branch of its own and runs beside the others.
   fork_.record(frame_stream);
@@ -33,9 +34,9 @@ void FrameGraphCache::enqueue_branches(const InstanceList& instances, int genera
       SummaryRequests::enqueue_summary(inst, static_cast<std::size_t>(work[i].summary_slot), branch);
     const TimingSlot* slot =
         timed_slot >= 0 ? &inst.timing.slots[static_cast<std::size_t>(timed_slot)] : nullptr;
-    if (slot) slot->step_start.record_in_graph(branch);
+    if (slot) slot->step_start.record_in_graph(branch, capturing);
     enqueue_generations(inst, generations, branch);
-    if (slot) slot->step_end.record_in_graph(branch);
+    if (slot) slot->step_end.record_in_graph(branch, capturing);
     inst.order.record(branch);
     CUDA_CHECK(cudaStreamWaitEvent(frame_stream, inst.order.get(), 0));
   }
@@ -44,8 +45,9 @@ void FrameGraphCache::enqueue_branches(const InstanceList& instances, int genera
 cuda::GraphExec FrameGraphCache::build(const InstanceList& instances, int generations, int timed_slot,
                                        const std::vector<BranchWork>& work, cudaStream_t capture_stream) {
   const auto start = std::chrono::steady_clock::now();
-  cuda::GraphExec graph = cuda::capture(
-      capture_stream, [&](cudaStream_t c) { enqueue_branches(instances, generations, timed_slot, work, c); });
+  cuda::GraphExec graph = cuda::capture(capture_stream, [&](cudaStream_t c) {
+    enqueue_branches(instances, generations, timed_slot, work, c, true);
+  });
   ++stats_.builds;
   stats_.build_ms +=
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -72,7 +74,7 @@ void FrameGraphCache::enqueue(const InstanceList& instances, int generations, in
     shape_frames_ = 1;
   }
   if (!use_graphs || !fits || shape_frames_ < kFramesBeforeGraph) {
-    enqueue_branches(instances, generations, timed_slot, work, frame_stream);
+    enqueue_branches(instances, generations, timed_slot, work, frame_stream, false);
   } else {
     // The key: the timing slot, then per instance its front buffer and summary slot.
     scratch_key_.clear();

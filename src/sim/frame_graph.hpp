@@ -66,8 +66,9 @@ class FrameGraphCache {
     cuda::GraphExec graph;
   };
 
+  /// `capturing`: called inside build()'s capture (event records become event-record nodes).
   void enqueue_branches(const InstanceList& instances, int generations, int timed_slot,
-                        const std::vector<BranchWork>& work, cudaStream_t frame_stream) const;
+                        const std::vector<BranchWork>& work, cudaStream_t frame_stream, bool capturing) const;
   cuda::GraphExec build(const InstanceList& instances, int generations, int timed_slot,
                         const std::vector<BranchWork>& work, cudaStream_t capture_stream);
 
