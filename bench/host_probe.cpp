@@ -182,14 +182,14 @@ int main() {
     for (int i = 0; i < kInstances; ++i)
       for (int p = 0; p < 2; ++p) {
         framed.push_back(ls::cuda::capture(capture_stream.get(), [&](cudaStream_t c) {
-          timed[i].record_in_graph(c);
+          timed[i].record_in_graph(c, true);
           step(i, p, 1, c);
-          timed2[i].record_in_graph(c);
+          timed2[i].record_in_graph(c, true);
         }));
         bare.push_back(ls::cuda::capture(capture_stream.get(), [&](cudaStream_t c) { step(i, p, 1, c); }));
         summed.push_back(ls::cuda::capture(capture_stream.get(), [&](cudaStream_t c) {
           summary(i, p, c);
-          untimed[i].record_in_graph(c);
+          untimed[i].record_in_graph(c, true);
         }));
       }
     const double make_us =
