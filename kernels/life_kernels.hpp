@@ -45,8 +45,15 @@ void launch_step_iterate(const std::uint8_t* in, std::uint8_t* out, int width, i
 int iterate_max_depth();
 /// Tests only: pretend the device gives at most `bytes` of shared memory per block (0: its own).
 void set_iterate_smem_limit_for_testing(int bytes);
+/// `side_by_side`: how many such kernels the caller releases at once (the branches of a frame
+/// graph): the launch plans its tiles for that share of the multiprocessors.
 void launch_step_bitpacked(const std::uint32_t* in, std::uint32_t* out, int width, int height, RuleMasks rule,
-                           int k, cudaStream_t stream);
+                           int k, cudaStream_t stream, int side_by_side = 1);
+
+/// Writes the GPU's global timer (nanoseconds, %globaltimer) to `where` (device memory, or pinned
+/// host memory, which the device reaches directly) when the stream gets there: a timestamp that a
+/// CUDA graph carries as a cheap kernel node where an event-record node would cost the host more.
+void launch_stamp(std::uint64_t* where, cudaStream_t stream);
 
 /// The random fill of splitmix.hpp, written straight into `dst` in `layout`.
 void launch_random_fill(Layout layout, void* dst, int width, int height, std::uint64_t threshold, bool all,

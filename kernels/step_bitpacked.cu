@@ -144,8 +144,13 @@ const Occupancy& occupancy() {
 /// warps leave the logic units idle). Tall tiles waste fewer rows on halos; small ones spread a
 /// small lattice over more multiprocessors. (Checked against every shape on an H200, NOTES.md.)
 /// `forced` >= 0 restricts the choice to that shape (LS_BITPACKED_SHAPE, for tuning only).
-LaunchPlan plan(int width, int height, int k, int halo_words, int forced) {
-  const Occupancy& occ = occupancy();
+LaunchPlan plan(int width, int height, int k, int halo_words, int forced, int side_by_side) {
+  Occupancy occ = occupancy();
+  // Kernels launched side by side share the multiprocessors: plan for this one's share, so that
+  // 64 small lattices in one frame graph take the tiles that waste least (taller, fewer), not the
+  // smallest tiles that make one lattice alone fastest (H100, 64 x 1024² k = 16 in one graph:
+  // 1.2e12 cell updates/s with the smallest tiles, 1.1e13 with 32 x 12-warp ones; NOTES.md).
+  occ.sms = std::max(1, occ.sms / std::max(1, side_by_side));
   const int words_per_row = width / 32;
   const int out_words = 32 - 2 * halo_words;
   const long long strips = words_per_row >= out_words ? (words_per_row + out_words - 1) / out_words : 1;
@@ -165,7 +170,7 @@ LaunchPlan plan(int width, int height, int k, int halo_words, int forced) {
       best_cost = cost;
     }
   }
-  if (best.shape < 0) return plan(width, height, k, halo_words, -1);
+  if (best.shape < 0) return plan(width, height, k, halo_words, -1, side_by_side);
   // A lattice too small to fill the GPU even with the smallest tiles (1024 x 1024, say) runs as
   // one wave, one block per multiprocessor: the kernel takes one block's time, least for the
   // smallest tile (16 rows per lane, one warp per scheduler). Measured at 1024^2 on one stream
@@ -182,12 +187,12 @@ LaunchPlan plan(int width, int height, int k, int halo_words, int forced) {
 
 template <bool kLife>
 void launch_bits(const std::uint32_t* in, std::uint32_t* out, int width, int height, BitRule rule, int k,
-                 cudaStream_t stream) {
+                 cudaStream_t stream, int side_by_side) {
   static constexpr auto table = kernel_table<kLife>(std::make_index_sequence<kShapeCount>());
   const int halo_words = k > 32 ? 2 : 1;  // a word of halo holds 32 generations of garbage
   static const int forced =
       std::getenv("LS_BITPACKED_SHAPE") ? std::atoi(std::getenv("LS_BITPACKED_SHAPE")) : -1;
-  const LaunchPlan p = plan(width, height, k, halo_words, forced);
+  const LaunchPlan p = plan(width, height, k, halo_words, forced, side_by_side);
   table[p.shape]<<<p.grid, 32 * kShapes[p.shape].warps, 0, stream>>>(in, out, width / 32, height, rule, k,
                                                                      halo_words);
   CUDA_CHECK_LAUNCH();
@@ -196,12 +201,12 @@ void launch_bits(const std::uint32_t* in, std::uint32_t* out, int width, int hei
 }  // namespace
 
 void launch_step_bitpacked(const std::uint32_t* in, std::uint32_t* out, int width, int height, RuleMasks rule,
-                           int k, cudaStream_t stream) {
+                           int k, cudaStream_t stream, int side_by_side) {
   if (k < 1 || k > 64) throw InputError("generations per launch must be 1..64, got " + std::to_string(k));
   if (detail::is_life(rule))
-    launch_bits<true>(in, out, width, height, detail::make_bit_rule(rule), k, stream);
+    launch_bits<true>(in, out, width, height, detail::make_bit_rule(rule), k, stream, side_by_side);
   else
-    launch_bits<false>(in, out, width, height, detail::make_bit_rule(rule), k, stream);
+    launch_bits<false>(in, out, width, height, detail::make_bit_rule(rule), k, stream, side_by_side);
 }
 
 }  // namespace ls::kernels

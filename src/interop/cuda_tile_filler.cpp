@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "interop/display_graph.hpp"
 #include "interop/graphics_resource.hpp"
 #include "interop/map_wait.hpp"
 #include "life_kernels.hpp"
@@ -33,6 +34,23 @@ struct InteropTile final : render::TileAttachment {
   cuda::Event handoff{cuda::Event::Create{}, true};  // see fill_interop
 };
 
+/// How the tile samples its lattice, in the render kernel's terms.
+kernels::TileView tile_view(const render::Tile& tile, const view::Placement& placement,
+                            const render::DisplayOptions& options, const render::Palette& palette) {
+  const render::Sampling smp =
+      render::tile_sampling(placement, options, tile.drawn == render::Tile::Drawn::device);
+  kernels::TileView tv;
+  tv.origin_x = smp.origin_x;
+  tv.origin_y = smp.origin_y;
+  tv.cells_per_pixel = smp.cells_per_pixel;
+  tv.grid_lines = smp.grid_lines;
+  tv.age_shading = smp.age_shading;
+  tv.live_rgba = palette.live;
+  tv.dead_rgba = palette.dead;
+  tv.grid_rgba = palette.grid;
+  return tv;
+}
+
 /// The tile's interop state. Every attachment of these tiles was made by CudaTileFiller::attach.
 InteropTile& interop_of(render::Tile& tile) { return static_cast<InteropTile&>(*tile.attachment); }
 
@@ -41,7 +59,11 @@ InteropTile& interop_of(render::Tile& tile) { return static_cast<InteropTile&>(*
 struct CudaTileFiller::State {
   cuda::Stream stream{cuda::Stream::Create{}};  // the render stream: maps, unmaps, waits
   cuda::Event mapped{cuda::Event::Create{}, false};
+  cuda::Event rendered{cuda::Event::Create{}, false};  // stream mode graph: the display graph done
+  cuda::Event handoff{cuda::Event::Create{}, true};
   std::vector<cudaGraphicsResource_t> resources;
+  std::vector<RenderJob> jobs;
+  DisplayGraphs graphs;
   MapWaitTimer map_wait;
   double map_host_ms = 0;
   double unmap_host_ms = 0;
@@ -145,6 +167,58 @@ void CudaTileFiller::fill_interop(render::Tiles tiles, const std::vector<view::P
   s.map_host_ms += ms_since(map_start);
   MapWaitTimer::end(wait, stream);
   s.mapped.record(stream);
+  if (engine_.stream_mode() == StreamMode::graph) {
+    fill_graph(tiles, placements, options, palette, timed, n);
+  } else {
+    fill_streams(tiles, placements, options, palette, timed, n);
+  }
+  const auto unmap_start = Clock::now();
+  CUDA_CHECK(cudaGraphicsUnmapResources(static_cast<int>(n), s.resources.data(), stream));
+  s.unmap_host_ms += ms_since(unmap_start);
+}
+
+void CudaTileFiller::fill_graph(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                                const render::DisplayOptions& options, const render::Palette& palette,
+                                bool timed, std::size_t n) {
+  // Stream mode graph: every tile's render kernel in one graph launch on the engine's frame stream
+  // (after the frame's step graph, once mapped), timed by stamps inside it; the render stream waits
+  // for it before the unmap. Per tile this costs the host a few hundred ns instead of the seven
+  // calls of fill_streams (bench/NOTES.md, "Frame graph shapes").
+  State& s = *state_;
+  s.jobs.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    render::Tile& tile = *tiles[i];
+    InteropTile& it = interop_of(tile);
+    cudaArray_t array = nullptr;
+    CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, it.resource.get(), 0, 0));
+    const DeviceLatticeView v = engine_.device_view(i);
+    RenderJob job;
+    job.layout = v.layout;
+    job.cells = v.cells;
+    job.width = v.width;
+    job.height = v.height;
+    job.surface = it.surface.get(array);
+    job.tex_width = tile.width;
+    job.tex_height = tile.height;
+    job.view = tile_view(tile, placements[i], options, palette);
+    job.stamps = timed ? engine_.claim_display_stamps(i) : nullptr;
+    s.jobs.push_back(job);
+    tile.drawn = render::Tile::Drawn::device;
+  }
+  const cudaStream_t frame = engine_.device_view(0).stream;
+  CUDA_CHECK(cudaStreamWaitEvent(frame, s.mapped.get(), 0));
+  s.handoff.record(frame);  // a timestamp behind the map's wait hurries the handoff (fill_streams)
+  s.graphs.launch(s.jobs, frame);
+  if (timed) engine_.display_enqueued(frame);
+  s.rendered.record(frame);
+  CUDA_CHECK(cudaStreamWaitEvent(s.stream.get(), s.rendered.get(), 0));
+}
+
+void CudaTileFiller::fill_streams(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                                  const render::DisplayOptions& options, const render::Palette& palette,
+                                  bool timed, std::size_t n) {
+  State& s = *state_;
+  const cudaStream_t stream = s.stream.get();
   for (std::size_t i = 0; i < n; ++i) {
     render::Tile& tile = *tiles[i];
     InteropTile& it = interop_of(tile);
@@ -152,17 +226,7 @@ void CudaTileFiller::fill_interop(render::Tiles tiles, const std::vector<view::P
     CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, it.resource.get(), 0, 0));
     const cudaSurfaceObject_t surface = it.surface.get(array);
     const DeviceLatticeView v = engine_.device_view(i);
-    const render::Sampling smp =
-        render::tile_sampling(placements[i], options, tile.drawn == render::Tile::Drawn::device);
-    kernels::TileView tv;
-    tv.origin_x = smp.origin_x;
-    tv.origin_y = smp.origin_y;
-    tv.cells_per_pixel = smp.cells_per_pixel;
-    tv.grid_lines = smp.grid_lines;
-    tv.age_shading = smp.age_shading;
-    tv.live_rgba = palette.live;
-    tv.dead_rgba = palette.dead;
-    tv.grid_rgba = palette.grid;
+    const kernels::TileView tv = tile_view(tile, placements[i], options, palette);
     // The render kernel runs on the instance's own stream, after its step work, once mapped.
     CUDA_CHECK(cudaStreamWaitEvent(v.stream, s.mapped.get(), 0));
     // A timing event right after that wait and before the kernel hurries the driver's CUDA-GL
@@ -177,9 +241,6 @@ void CudaTileFiller::fill_interop(render::Tiles tiles, const std::vector<view::P
     tile.drawn = render::Tile::Drawn::device;
     CUDA_CHECK(cudaStreamWaitEvent(stream, it.rendered.get(), 0));
   }
-  const auto unmap_start = Clock::now();
-  CUDA_CHECK(cudaGraphicsUnmapResources(static_cast<int>(n), s.resources.data(), stream));
-  s.unmap_host_ms += ms_since(unmap_start);
 }
 
 }  // namespace ls::interop

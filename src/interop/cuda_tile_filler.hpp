@@ -39,6 +39,14 @@ class CudaTileFiller final : public render::TileFiller {
   struct State;
   void fill_interop(render::Tiles tiles, const std::vector<view::Placement>& placements,
                     const render::DisplayOptions& options, const render::Palette& palette, bool timed);
+  /// The interop fill's render kernels: on the instances' streams (per-instance and shared modes),
+  /// or as one display graph on the engine's frame stream (stream mode graph).
+  void fill_streams(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                    const render::DisplayOptions& options, const render::Palette& palette, bool timed,
+                    std::size_t n);
+  void fill_graph(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                  const render::DisplayOptions& options, const render::Palette& palette, bool timed,
+                  std::size_t n);
   void fill_textbook(render::Tiles tiles, const std::vector<view::Placement>& placements,
                      const render::DisplayOptions& options, const render::Palette& palette);
 

@@ -198,15 +198,21 @@ void CudaEngine::step_graph(int generations, int timed_slot) {
   const cudaStream_t frame_stream = e.instances.shared_stream();
   e.branch_work.assign(all.size(), sim::BranchWork{});
   const bool summaries = e.summaries_deferred;
+  if (timed_slot >= 0) e.timing.reserve_stamps(all.size());
   for (std::size_t i = 0; i < all.size(); ++i) {
     sim::Instance& inst = *all[i];
-    if (timed_slot >= 0) e.timing.claim(inst, timed_slot, generations);
+    if (timed_slot >= 0) {
+      e.timing.claim(inst, timed_slot, generations, i);
+      e.branch_work[i].step_stamps = e.timing.step_stamps(timed_slot, i);
+    }
     if (summaries)
       e.branch_work[i].summary_slot =
           static_cast<int>(sim::SummaryRequests::claim_slot(inst, e.timing.frame_count()));
   }
-  e.frame_graph.enqueue(all, generations, timed_slot, e.branch_work, frame_stream, e.graphs.stream.get(),
-                        e.graphs.on);
+  e.frame_graph.enqueue(all, generations, timed_slot,
+                        timed_slot >= 0 ? e.timing.reference_stamp(timed_slot) : nullptr, e.branch_work,
+                        frame_stream, e.graphs.stream.get(), e.graphs.on);
+  e.timing.end_graph_step(frame_stream);
   if (summaries) {
     // The summaries read the state before this frame's steps: the generation they were asked at.
     const cuda::Event& done = e.summary_done[e.graph_summaries++ % sim::kSummaryRing];
@@ -283,6 +289,12 @@ void CudaEngine::end_display(std::size_t index) {
   Instance& inst = impl_->instances.at(index);
   impl_->timing.end_display(inst, impl_->instances.stream_of(inst));
 }
+
+std::uint64_t* CudaEngine::claim_display_stamps(std::size_t index) {
+  return impl_->timing.claim_display_stamps(impl_->instances.at(index));
+}
+
+void CudaEngine::display_enqueued(cudaStream_t stream) { impl_->timing.end_graph_display(stream); }
 
 void CudaEngine::request_snapshots(std::uint64_t max_cells) {
   impl_->snapshots.request(impl_->instances, max_cells);

@@ -87,6 +87,13 @@ class CudaEngine final : public Engine {
 
   /// For the renderer (src/render): the instance's front lattice and stream.
   DeviceLatticeView device_view(std::size_t index) const;
+  /// Stream mode graph, where the display of all tiles is one graph per frame too: claims
+  /// instance `index`'s display bracket in the current timed frame as two %globaltimer stamps
+  /// [start, end] (pinned memory the device writes) for that graph; null on untimed frames, for an
+  /// instance added after the frame's step, or once claimed. Other modes: begin_display.
+  std::uint64_t* claim_display_stamps(std::size_t index);
+  /// After the display work carrying the claimed stamps was enqueued on `stream`.
+  void display_enqueued(cudaStream_t stream);
   int device() const;
 
  private:

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "life_kernels.hpp"
 #include "sim/frame_launch.hpp"
 #include "sim/instance.hpp"
 #include "sim/summary_ring.hpp"
@@ -19,11 +20,12 @@ void FrameGraphCache::drop() {
   shape_frames_ = 0;
 }
 
-void FrameGraphCache::enqueue_branches(const InstanceList& instances, int generations, int timed_slot,
-                                       const std::vector<BranchWork>& work, cudaStream_t frame_stream,
-                                       bool capturing) const {
+void FrameGraphCache::enqueue_branches(const InstanceList& instances, int generations,
+                                       std::uint64_t* reference, const std::vector<BranchWork>& work,
+                                       cudaStream_t frame_stream) const {
   // Every instance's work goes on its own stream, forked from the frame stream and joined back to
   // it, so that captured, each instance is a branch of its own and runs beside the others.
+  if (reference) kernels::launch_stamp(reference, frame_stream);
   fork_.record(frame_stream);
   for (std::size_t i = 0; i < instances.size(); ++i) {
     const Instance& inst = *instances[i];
@@ -32,22 +34,21 @@ void FrameGraphCache::enqueue_branches(const InstanceList& instances, int genera
     // The summary reads the state as it was when it was asked for: before this frame's steps.
     if (work[i].summary_slot >= 0)
       SummaryRequests::enqueue_summary(inst, static_cast<std::size_t>(work[i].summary_slot), branch);
-    const TimingSlot* slot =
-        timed_slot >= 0 ? &inst.timing.slots[static_cast<std::size_t>(timed_slot)] : nullptr;
-    if (slot) slot->step_start.record_in_graph(branch, capturing);
-    enqueue_generations(inst, generations, branch);
-    if (slot) slot->step_end.record_in_graph(branch, capturing);
+    std::uint64_t* stamps = work[i].step_stamps;
+    if (stamps) kernels::launch_stamp(stamps, branch);
+    enqueue_generations(inst, generations, branch, static_cast<int>(instances.size()));
+    if (stamps) kernels::launch_stamp(stamps + 1, branch);
     inst.order.record(branch);
     CUDA_CHECK(cudaStreamWaitEvent(frame_stream, inst.order.get(), 0));
   }
 }
 
-cuda::GraphExec FrameGraphCache::build(const InstanceList& instances, int generations, int timed_slot,
-                                       const std::vector<BranchWork>& work, cudaStream_t capture_stream) {
+cuda::GraphExec FrameGraphCache::build(const InstanceList& instances, int generations,
+                                       std::uint64_t* reference, const std::vector<BranchWork>& work,
+                                       cudaStream_t capture_stream) {
   const auto start = std::chrono::steady_clock::now();
-  cuda::GraphExec graph = cuda::capture(capture_stream, [&](cudaStream_t c) {
-    enqueue_branches(instances, generations, timed_slot, work, c, true);
-  });
+  cuda::GraphExec graph = cuda::capture(
+      capture_stream, [&](cudaStream_t c) { enqueue_branches(instances, generations, reference, work, c); });
   ++stats_.builds;
   stats_.build_ms +=
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -55,8 +56,8 @@ cuda::GraphExec FrameGraphCache::build(const InstanceList& instances, int genera
 }
 
 void FrameGraphCache::enqueue(const InstanceList& instances, int generations, int timed_slot,
-                              const std::vector<BranchWork>& work, cudaStream_t frame_stream,
-                              cudaStream_t capture_stream, bool use_graphs) {
+                              std::uint64_t* reference, const std::vector<BranchWork>& work,
+                              cudaStream_t frame_stream, cudaStream_t capture_stream, bool use_graphs) {
   scratch_shape_.clear();
   bool fits = true;
   for (const auto& p : instances) {
@@ -74,11 +75,15 @@ void FrameGraphCache::enqueue(const InstanceList& instances, int generations, in
     shape_frames_ = 1;
   }
   if (!use_graphs || !fits || shape_frames_ < kFramesBeforeGraph) {
-    enqueue_branches(instances, generations, timed_slot, work, frame_stream, false);
+    enqueue_branches(instances, generations, reference, work, frame_stream);
   } else {
     // The key: the timing slot, then per instance its front buffer and summary slot.
     scratch_key_.clear();
     scratch_key_.push_back(static_cast<std::uint8_t>(timed_slot + 1));
+    // The stamps' address too: their memory moves when it grows.
+    const auto where = reinterpret_cast<std::uintptr_t>(reference);
+    for (std::size_t b = 0; b < sizeof where; ++b)
+      scratch_key_.push_back(static_cast<std::uint8_t>(where >> (8 * b)));
     for (std::size_t i = 0; i < instances.size(); ++i) {
       const Instance& inst = *instances[i];
       const int front = inst.front == inst.memory.get() ? 0 : 1;
@@ -87,7 +92,7 @@ void FrameGraphCache::enqueue(const InstanceList& instances, int generations, in
     auto it =
         std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key == scratch_key_; });
     if (it == entries_.end()) {
-      cuda::GraphExec graph = build(instances, generations, timed_slot, work, capture_stream);
+      cuda::GraphExec graph = build(instances, generations, reference, work, capture_stream);
       if (entries_.size() >= kMaxFrameGraphs) entries_.erase(entries_.begin());
       entries_.push_back(Entry{scratch_key_, std::move(graph)});
       it = entries_.end() - 1;

@@ -1,8 +1,8 @@
 // frame_graph.hpp — stream mode `graph`: one frame of all instances as one CUDA graph, launched
 // with one host call per frame. Each instance is a branch of its own, captured from its own stream
-// (forked from and joined to the frame stream by events): its summary when one is due, its timing
-// start event, its kernels, its timing end event. Graphs are kept per frame key and built again
-// only when the frame's shape changes.
+// (forked from and joined to the frame stream by events): its summary when one is due, its start
+// stamp, its kernels, its end stamp (timed frames; %globaltimer kernel nodes, see timing_ring.hpp).
+// Graphs are kept per frame key and built again only when the frame's shape changes.
 #pragma once
 
 #include <cstddef>
@@ -27,7 +27,8 @@ inline constexpr std::size_t kMaxFrameGraphs = 64;
 
 /// What one frame of one instance asks of its branch.
 struct BranchWork {
-  int summary_slot = -1;  // -1: no summary in this frame
+  int summary_slot = -1;                 // -1: no summary in this frame
+  std::uint64_t* step_stamps = nullptr;  // timed frame: [start, end] (TimingRing::step_stamps)
 };
 
 class FrameGraphCache {
@@ -36,13 +37,14 @@ class FrameGraphCache {
 
   FrameGraphCache();
 
-  /// Enqueues one frame of every instance (`generations` generations each; the timing events of
-  /// ring slot `timed_slot` around each instance's kernels, or none for -1; the summaries in
-  /// `work`, one entry per instance) on `frame_stream`, and advances the fronts and generations.
+  /// Enqueues one frame of every instance (`generations` generations each; on a timed frame the
+  /// `reference` stamp first and each branch's stamps around its kernels, of ring slot
+  /// `timed_slot`, -1 for none; the summaries and stamps in `work`, one entry per instance) on
+  /// `frame_stream`, and advances the fronts and generations.
   /// A frame of a shape seen kFramesBeforeGraph frames in a row is one graph launch (the graph
   /// captured on `capture_stream` the first time its key comes); other frames, and every frame when
   /// `use_graphs` is false, enqueue the same branches directly.
-  void enqueue(const InstanceList& instances, int generations, int timed_slot,
+  void enqueue(const InstanceList& instances, int generations, int timed_slot, std::uint64_t* reference,
                const std::vector<BranchWork>& work, cudaStream_t frame_stream, cudaStream_t capture_stream,
                bool use_graphs);
 
@@ -66,10 +68,9 @@ class FrameGraphCache {
     cuda::GraphExec graph;
   };
 
-  /// `capturing`: called inside build()'s capture (event records become event-record nodes).
-  void enqueue_branches(const InstanceList& instances, int generations, int timed_slot,
-                        const std::vector<BranchWork>& work, cudaStream_t frame_stream, bool capturing) const;
-  cuda::GraphExec build(const InstanceList& instances, int generations, int timed_slot,
+  void enqueue_branches(const InstanceList& instances, int generations, std::uint64_t* reference,
+                        const std::vector<BranchWork>& work, cudaStream_t frame_stream) const;
+  cuda::GraphExec build(const InstanceList& instances, int generations, std::uint64_t* reference,
                         const std::vector<BranchWork>& work, cudaStream_t capture_stream);
 
   cuda::Event fork_{cuda::Event::Create{}, false};

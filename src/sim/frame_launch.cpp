@@ -11,7 +11,7 @@
 namespace ls::sim {
 
 // The result lies in the back buffer after an odd number of launches (launch_count).
-void enqueue_generations(const Instance& inst, int generations, cudaStream_t stream) {
+void enqueue_generations(const Instance& inst, int generations, cudaStream_t stream, int side_by_side) {
   const kernels::RuleMasks rule{inst.rule.birth, inst.rule.survive};
   const int w = inst.width, h = inst.height;
   void* front = inst.front;
@@ -40,7 +40,8 @@ void enqueue_generations(const Instance& inst, int generations, cudaStream_t str
       case Variant::bitpacked:
         done = std::min(inst.k, left);
         kernels::launch_step_bitpacked(static_cast<const std::uint32_t*>(front),
-                                       static_cast<std::uint32_t*>(back), w, h, rule, done, stream);
+                                       static_cast<std::uint32_t*>(back), w, h, rule, done, stream,
+                                       side_by_side);
         break;
     }
     std::swap(front, back);

@@ -52,7 +52,9 @@ struct FrameGraphs {
 
 /// Enqueues `generations` generations of `inst` on `stream`, alternating between its two buffers
 /// from the front one; changes nothing in `inst`, so that it can be captured into a graph.
-void enqueue_generations(const Instance& inst, int generations, cudaStream_t stream);
+/// `side_by_side`: kernels released at once with these (a frame graph's branches), for the
+/// launch's tile plan (kernels::launch_step_bitpacked).
+void enqueue_generations(const Instance& inst, int generations, cudaStream_t stream, int side_by_side = 1);
 /// Launches that enqueue_generations makes for `generations` generations.
 int launch_count(const Instance& inst, int generations);
 /// After a frame of `generations` generations was enqueued: the front buffer and the generation.

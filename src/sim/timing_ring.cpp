@@ -26,6 +26,17 @@ bool try_elapsed_ms(cudaEvent_t from, cudaEvent_t to, double& ms) {
   throw_cuda_error(err, "cudaEventElapsedTime(&t, from, to)", __FILE__, __LINE__);
 }
 
+/// Whether `event`'s work is done, never waiting; a real error throws.
+bool event_done(cudaEvent_t event) {
+  const cudaError_t err = cudaEventQuery(event);
+  if (err == cudaSuccess) return true;
+  if (err == cudaErrorNotReady) {
+    if (cudaPeekAtLastError() == cudaErrorNotReady) cudaGetLastError();
+    return false;
+  }
+  throw_cuda_error(err, "cudaEventQuery(event)", __FILE__, __LINE__);
+}
+
 double elapsed_ms(cudaEvent_t from, cudaEvent_t to) {
   float ms = 0;
   CUDA_CHECK(cudaEventElapsedTime(&ms, from, to));
@@ -44,6 +55,9 @@ int TimingRing::start_frame(StreamMode mode, cudaStream_t reference_stream) {
   const bool timed = frames_to_timed_ == 0;
   frames_to_timed_ = timed ? period_ - 1 : frames_to_timed_ - 1;
   if (!timed) return -1;
+  // A graph frame's stamps go to memory its slot reuses; the frames of a slot are ordered on the
+  // frame stream (step and display graphs alike), so a reused slot's newest frame writes last and
+  // its events say when its stamps are all there.
   const std::uint64_t t = timed_count_++;
   const std::size_t s = t % kTimingRing;
   // Slots about to be overwritten lose their unread timings (the GPU is > kTimingRing timed frames
@@ -53,15 +67,69 @@ int TimingRing::start_frame(StreamMode mode, cudaStream_t reference_stream) {
   record.frame = f;
   record.timed = t;
   record.mode = mode;
-  // The reference goes first on the engine's own stream, so every bar of the frame starts after it.
-  record.reference.record(reference_stream);
+  record.display_claimed = record.display_recorded = false;
+  // The reference goes first on the engine's own stream, so every bar of the frame starts after it
+  // (a graph frame's reference is the stamp its graph writes first).
+  if (mode != StreamMode::graph) record.reference.record(reference_stream);
   return static_cast<int>(s);
 }
 
-TimingSlot& TimingRing::claim(Instance& inst, int s, int generations) const {
+void TimingRing::reserve_stamps(std::size_t instances) {
+  const std::size_t stride = 1 + 4 * instances;
+  if (stride <= stamp_stride_) return;
+  // Room for 128 instances at first (16 KB), twice the need after; the old memory may still be
+  // written by frames in flight, so it is kept, not freed (freeing would wait for the device).
+  const std::size_t grown = std::max({stride, 2 * stamp_stride_, std::size_t{1 + 4 * 128}});
+  cuda::PinnedBuffer fresh(kTimingRing * grown * sizeof(std::uint64_t));
+  if (stamps_) retired_stamps_.push_back(std::move(stamps_));
+  stamps_ = std::move(fresh);
+  stamp_stride_ = grown;
+  // Frames timed into the old memory are not read; the current one is timed into the new.
+  if (timed_count_ > 0) next_harvest_ = std::max(next_harvest_, timed_count_ - 1);
+}
+
+std::uint64_t* TimingRing::stamps_of(std::size_t s) const {
+  return stamps_.as<std::uint64_t>() + s * stamp_stride_;
+}
+
+std::uint64_t* TimingRing::reference_stamp(int s) const { return stamps_of(static_cast<std::size_t>(s)); }
+
+std::uint64_t* TimingRing::step_stamps(int s, std::size_t i) const {
+  return stamps_of(static_cast<std::size_t>(s)) + 1 + 4 * i;
+}
+
+void TimingRing::end_graph_step(cudaStream_t frame_stream) {
+  const int s = current_timed_slot();
+  if (s < 0) return;
+  frames_[static_cast<std::size_t>(s)].step_done.record(frame_stream);
+}
+
+std::uint64_t* TimingRing::claim_display_stamps(Instance& inst) {
+  const int s = current_timed_slot();
+  if (s < 0) return nullptr;
+  FrameRecord& record = frames_[static_cast<std::size_t>(s)];
+  if (record.mode != StreamMode::graph) return nullptr;
+  TimingSlot& slot = inst.timing.slots[static_cast<std::size_t>(s)];
+  if (slot.frame != frame_count_ - 1 || slot.display_begun) return nullptr;
+  slot.display_begun = slot.display_ended = true;
+  record.display_claimed = true;
+  return stamps_of(static_cast<std::size_t>(s)) + 1 + 4 * slot.stamp_index + 2;
+}
+
+void TimingRing::end_graph_display(cudaStream_t stream) {
+  const int s = current_timed_slot();
+  if (s < 0) return;
+  FrameRecord& record = frames_[static_cast<std::size_t>(s)];
+  if (!record.display_claimed || record.display_recorded) return;
+  record.display_done.record(stream);
+  record.display_recorded = true;
+}
+
+TimingSlot& TimingRing::claim(Instance& inst, int s, int generations, std::size_t index) const {
   TimingSlot& slot = inst.timing.slots[static_cast<std::size_t>(s)];
   slot.frame = frame_count_ - 1;
   slot.generations = generations;
+  slot.stamp_index = index;
   slot.display_begun = slot.display_ended = false;
   return slot;
 }
@@ -75,6 +143,8 @@ int TimingRing::current_timed_slot() const {
 bool TimingRing::begin_display(Instance& inst, cudaStream_t stream) const {
   const int s = current_timed_slot();
   if (s < 0) return false;  // not a timed frame
+  // A graph frame's display is timed by stamps (claim_display_stamps).
+  if (frames_[static_cast<std::size_t>(s)].mode == StreamMode::graph) return false;
   TimingSlot& slot = inst.timing.slots[static_cast<std::size_t>(s)];
   if (slot.frame != frame_count_ - 1) return false;  // added after this frame's step
   // Redraws after the frame's first one (a paused app draws without stepping) are not the frame's
@@ -114,6 +184,7 @@ void TimingRing::harvest(const InstanceList& instances, bool all) {
 /// as the completion tests (they answer cudaErrorNotReady), which saves a query per event.
 bool TimingRing::read_frame(const InstanceList& instances, std::size_t s) {
   const FrameRecord& record = frames_[s];
+  if (record.mode == StreamMode::graph) return read_graph_frame(instances, s);
   const std::uint64_t f = record.frame;
   const cudaEvent_t ref = record.reference.get();
   std::vector<TimelineBar> bars;
@@ -137,6 +208,42 @@ bool TimingRing::read_frame(const InstanceList& instances, std::size_t s) {
       busy += d1 - d0;
     }
   }
+  publish(instances, s, std::move(bars), busy);
+  return true;
+}
+
+bool TimingRing::read_graph_frame(const InstanceList& instances, std::size_t s) {
+  const FrameRecord& record = frames_[s];
+  if (!event_done(record.step_done.get())) return false;
+  // A display claimed but not yet enqueued waits while its frame is the current one; later it is
+  // taken as absent (its stamps are never written).
+  if (record.display_claimed && !record.display_recorded && record.frame + 1 >= frame_count_) return false;
+  const bool display = record.display_recorded;
+  if (display && !event_done(record.display_done.get())) return false;
+  const std::uint64_t* stamps = stamps_of(s);
+  const double ref = static_cast<double>(stamps[0]);
+  const auto ms = [&](std::size_t at) { return (static_cast<double>(stamps[at]) - ref) * 1e-6; };
+  std::vector<TimelineBar> bars;
+  bars.reserve(2 * instances.size());
+  double busy = 0;
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    const TimingSlot& slot = instances[i]->timing.slots[s];
+    if (slot.frame != record.frame) continue;
+    const std::size_t at = 1 + 4 * slot.stamp_index;
+    bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::step, ms(at), ms(at + 1)});
+    busy += ms(at + 1) - ms(at);
+    if (display && slot.display_begun && slot.display_ended) {
+      bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::display, ms(at + 2), ms(at + 3)});
+      busy += ms(at + 3) - ms(at + 2);
+    }
+  }
+  publish(instances, s, std::move(bars), busy);
+  return true;
+}
+
+/// The bars of timed frame slot `s`, read: into the statistics, the span and the newest timeline.
+void TimingRing::publish(const InstanceList& instances, std::size_t s, std::vector<TimelineBar> bars,
+                         double busy) {
   for (const auto& bar : bars) {
     InstanceTimings& timing = instances[bar.instance]->timing;
     if (bar.kind == TimelineBar::Kind::step) {
@@ -146,7 +253,7 @@ bool TimingRing::read_frame(const InstanceList& instances, std::size_t s) {
       timing.display.add(bar.end_ms - bar.start_ms);
     }
   }
-  if (bars.empty()) return true;
+  if (bars.empty()) return;
   double first = bars.front().start_ms, last = bars.front().end_ms;
   for (const auto& bar : bars) {
     first = std::min(first, bar.start_ms);
@@ -160,7 +267,6 @@ bool TimingRing::read_frame(const InstanceList& instances, std::size_t s) {
   span_ms_.add(span);
   newest_frame_ = FrameTimings{true, span, busy, span > 0 ? busy / span : 0.0, {}};
   newest_timeline_ = std::move(bars);
-  return true;
 }
 
 }  // namespace ls::sim

@@ -26,6 +26,7 @@ inline constexpr std::uint64_t kNoFrame = std::numeric_limits<std::uint64_t>::ma
 struct TimingSlot {
   std::uint64_t frame = kNoFrame;
   int generations = 0;
+  std::size_t stamp_index = 0;  // stream mode graph: the instance's place in the frame's stamps
   bool display_begun = false;
   bool display_ended = false;
   cuda::Event step_start{cuda::Event::Create{}};
@@ -59,8 +60,9 @@ class TimingRing {
   /// Starts a frame: when it is timed, records its reference event on `reference_stream` (before
   /// any of its work) and returns its ring slot, else -1.
   int start_frame(StreamMode mode, cudaStream_t reference_stream);
-  /// Instance's slot `s` of the frame just started, claimed for a step of `generations`.
-  TimingSlot& claim(Instance& inst, int s, int generations) const;
+  /// Instance's slot `s` of the frame just started, claimed for a step of `generations`; in
+  /// stream mode graph `index` is its place in the frame's stamps (its place in the list).
+  TimingSlot& claim(Instance& inst, int s, int generations, std::size_t index = 0) const;
   /// The ring slot of the current frame (the last one started) if that frame is timed, else -1.
   int current_timed_slot() const;
 
@@ -68,6 +70,26 @@ class TimingRing {
   /// (Engine::begin_display); end_display closes a begun one.
   bool begin_display(Instance& inst, cudaStream_t stream) const;
   void end_display(Instance& inst, cudaStream_t stream) const;
+
+  // Stream mode `graph`: a timed frame is timed by %globaltimer stamps that its graphs' kernel
+  // nodes write straight into pinned memory (kernels::launch_stamp), not by event-record nodes,
+  // which cost the host ~6 us each at graph launch (bench/NOTES.md, "Frame graph shapes"). The
+  // frame's reference stamp goes first on the frame stream, then each branch's step start and end;
+  // the display's graph writes each tile's display start and end. One event per frame after the
+  // step graph and one after the display's say when the stamps can be read.
+
+  /// Makes room for the stamps of `instances` instances (before a timed graph frame is enqueued).
+  void reserve_stamps(std::size_t instances);
+  /// Where timed slot `s`'s reference stamp goes, and instance place `i`'s step [start, end].
+  std::uint64_t* reference_stamp(int s) const;
+  std::uint64_t* step_stamps(int s, std::size_t i) const;
+  /// After a timed graph frame's work was enqueued on `frame_stream`.
+  void end_graph_step(cudaStream_t frame_stream);
+  /// Claims the instance's display bracket in the current timed frame as stamps [start, end] for
+  /// the display's graph, or null (untimed frame, added after the step, already bracketed).
+  std::uint64_t* claim_display_stamps(Instance& inst);
+  /// After the display work carrying the claimed stamps was enqueued on `stream`.
+  void end_graph_display(cudaStream_t stream);
 
   /// Reads the timings of finished timed frames (oldest first, never waiting). `all`: also the
   /// current frame (after a synchronisation), else only frames older than the current one, whose
@@ -88,9 +110,17 @@ class TimingRing {
     std::uint64_t timed = kNoFrame;
     StreamMode mode = StreamMode::per_instance;
     cuda::Event reference{cuda::Event::Create{}};
+    // Stream mode graph: the events after the frame's step graph and its display work.
+    cuda::Event step_done{cuda::Event::Create{}, false};
+    cuda::Event display_done{cuda::Event::Create{}, false};
+    bool display_claimed = false;
+    bool display_recorded = false;
   };
 
   bool read_frame(const InstanceList& instances, std::size_t s);
+  bool read_graph_frame(const InstanceList& instances, std::size_t s);
+  void publish(const InstanceList& instances, std::size_t s, std::vector<TimelineBar> bars, double busy);
+  std::uint64_t* stamps_of(std::size_t s) const;
 
   std::array<FrameRecord, kTimingRing> frames_;  // by timed frame number
   std::uint64_t frame_count_ = 0;                // frames started
@@ -101,6 +131,9 @@ class TimingRing {
   FrameTimings newest_frame_;
   RollingStats span_ms_;  // span_ms()
   std::vector<TimelineBar> newest_timeline_;
+  cuda::PinnedBuffer stamps_;     // stream mode graph: kTimingRing slots of stamp_stride_ stamps
+  std::size_t stamp_stride_ = 0;  // 1 + 4 per instance
+  std::vector<cuda::PinnedBuffer> retired_stamps_;  // outgrown, maybe still written by the device
 };
 
 }  // namespace ls::sim

@@ -904,9 +904,17 @@ TEST_F(CudaEngineTest, GraphModeTimingsAndTimelineAreComplete) {
   for (int f = 0; f < 60; ++f) {
     engine.step(2);
     EXPECT_EQ(engine.host_syncs_in_last_step(), 0u);
+    // In graph mode a display is timed by two stamps its graph writes (as the tile filler's
+    // display graph does), not by begin_display's events.
+    const cudaStream_t frame_stream = engine.device_view(0).stream;
     for (std::size_t i = 0; i < engine.size(); ++i) {
-      if (engine.begin_display(i)) engine.end_display(i);
+      EXPECT_FALSE(engine.begin_display(i));
+      if (std::uint64_t* stamps = engine.claim_display_stamps(i)) {
+        ls::kernels::launch_stamp(stamps, frame_stream);
+        ls::kernels::launch_stamp(stamps + 1, frame_stream);
+      }
     }
+    engine.display_enqueued(frame_stream);
     engine.request_summaries();
   }
   engine.finish();

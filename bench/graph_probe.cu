@@ -1,0 +1,157 @@
+// graph_probe.cu — `ls_graph_probe`: what one frame graph of many small instances costs, by the
+// shape of its branches (issue 14, bench/NOTES.md "Frame graph shapes"). 64 instances of 1024²
+// bitpacked, each a branch forked from and joined to one frame stream; per shape: the host time of
+// one cudaGraphLaunch and the wall time per frame of 400 frames launched back to back (the larger
+// of host and device cost), median of 5 repeats. Shapes: kernels only; a timing event-record node
+// before and after each branch's kernel; a one-thread %globaltimer stamp kernel before and after;
+// the same kernels as one chain on one stream.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cuda_check.hpp"
+#include "life_kernels.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kInstances = 64;
+constexpr int kSide = 1024;
+constexpr int kFrames = 400;
+constexpr int kRepeats = 5;
+
+__global__ void stamp_kernel(unsigned long long* out) {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  *out = t;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+struct World {
+  std::vector<std::uint32_t*> a, b;
+  std::vector<cudaStream_t> streams;
+  std::vector<cudaEvent_t> starts, ends, joins;
+  cudaEvent_t fork = nullptr;
+  unsigned long long* stamps = nullptr;  // device, 2 per instance
+  cudaStream_t frame = nullptr, capture = nullptr;
+};
+
+enum class Shape { kernels, events, stamps, chain };
+
+const char* name(Shape s) {
+  switch (s) {
+    case Shape::kernels:
+      return "branches: kernel";
+    case Shape::events:
+      return "branches: event, kernel, event";
+    case Shape::stamps:
+      return "branches: stamp, kernel, stamp";
+    case Shape::chain:
+      return "one chain of kernels";
+  }
+  return "?";
+}
+
+void enqueue(World& w, Shape shape, int k, int front) {
+  const ls::kernels::RuleMasks rule{1u << 3, (1u << 2) | (1u << 3)};
+  CUDA_CHECK(cudaEventRecord(w.fork, w.capture));
+  for (int i = 0; i < kInstances; ++i) {
+    const std::size_t u = static_cast<std::size_t>(i);
+    const cudaStream_t s = shape == Shape::chain ? w.capture : w.streams[u];
+    if (shape != Shape::chain) CUDA_CHECK(cudaStreamWaitEvent(s, w.fork, 0));
+    if (shape == Shape::events) CUDA_CHECK(cudaEventRecordWithFlags(w.starts[u], s, cudaEventRecordExternal));
+    if (shape == Shape::stamps) stamp_kernel<<<1, 1, 0, s>>>(w.stamps + 2 * i);
+    ls::kernels::launch_step_bitpacked(front ? w.b[u] : w.a[u], front ? w.a[u] : w.b[u], kSide, kSide, rule,
+                                       k, s, shape == Shape::chain ? 1 : kInstances);
+    if (shape == Shape::events) CUDA_CHECK(cudaEventRecordWithFlags(w.ends[u], s, cudaEventRecordExternal));
+    if (shape == Shape::stamps) stamp_kernel<<<1, 1, 0, s>>>(w.stamps + 2 * i + 1);
+    if (shape != Shape::chain) {
+      CUDA_CHECK(cudaEventRecord(w.joins[u], s));
+      CUDA_CHECK(cudaStreamWaitEvent(w.capture, w.joins[u], 0));
+    }
+  }
+}
+
+cudaGraphExec_t build(World& w, Shape shape, int k, int front) {
+  CUDA_CHECK(cudaStreamBeginCapture(w.capture, cudaStreamCaptureModeThreadLocal));
+  enqueue(w, shape, k, front);
+  cudaGraph_t g = nullptr;
+  CUDA_CHECK(cudaStreamEndCapture(w.capture, &g));
+  cudaGraphExec_t exec = nullptr;
+  CUDA_CHECK(cudaGraphInstantiate(&exec, g, 0));
+  CUDA_CHECK(cudaGraphDestroy(g));
+  return exec;
+}
+
+void row(World& w, Shape shape, int k) {
+  cudaGraphExec_t g[2] = {build(w, shape, k, 0), build(w, shape, k, 1)};
+  for (int f = 0; f < 20; ++f) CUDA_CHECK(cudaGraphLaunch(g[f % 2], w.frame));
+  CUDA_CHECK(cudaStreamSynchronize(w.frame));
+  std::vector<double> host_us, wall_us;
+  for (int r = 0; r < kRepeats; ++r) {
+    double host = 0;
+    const auto start = Clock::now();
+    for (int f = 0; f < kFrames; ++f) {
+      const auto t0 = Clock::now();
+      CUDA_CHECK(cudaGraphLaunch(g[f % 2], w.frame));
+      host += std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+    }
+    CUDA_CHECK(cudaStreamSynchronize(w.frame));
+    wall_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count() / kFrames);
+    host_us.push_back(host / kFrames);
+  }
+  const double wall = median(wall_us);
+  const double rate = static_cast<double>(kInstances) * kSide * kSide * k / (wall * 1e-6);
+  std::printf("%-34s k=%-3d host %7.1f us/launch  wall %7.1f us/frame  %.3g cell updates/s\n", name(shape), k,
+              median(host_us), wall, rate);
+  CUDA_CHECK(cudaGraphExecDestroy(g[0]));
+  CUDA_CHECK(cudaGraphExecDestroy(g[1]));
+}
+
+}  // namespace
+
+int main() {
+  World w;
+  const std::size_t bytes = ls::kernels::layout_bytes(ls::kernels::Layout::bit_cells, kSide, kSide);
+  for (int i = 0; i < kInstances; ++i) {
+    std::uint32_t *a = nullptr, *b = nullptr;
+    CUDA_CHECK(cudaMalloc(&a, bytes));
+    CUDA_CHECK(cudaMalloc(&b, bytes));
+    cudaStream_t s = nullptr;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    ls::kernels::launch_random_fill(ls::kernels::Layout::bit_cells, a, kSide, kSide, 1ull << 62, false,
+                                    static_cast<std::uint64_t>(i), s);
+    cudaEvent_t e0 = nullptr, e1 = nullptr, j = nullptr;
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
+    CUDA_CHECK(cudaEventCreateWithFlags(&j, cudaEventDisableTiming));
+    w.a.push_back(a);
+    w.b.push_back(b);
+    w.streams.push_back(s);
+    w.starts.push_back(e0);
+    w.ends.push_back(e1);
+    w.joins.push_back(j);
+  }
+  CUDA_CHECK(cudaEventCreateWithFlags(&w.fork, cudaEventDisableTiming));
+  CUDA_CHECK(cudaMalloc(&w.stamps, 2 * kInstances * sizeof(unsigned long long)));
+  CUDA_CHECK(cudaStreamCreateWithFlags(&w.frame, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaStreamCreateWithFlags(&w.capture, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("%s: %d instances of %dx%d bitpacked, %d frames per repeat, median of %d\n", prop.name,
+              kInstances, kSide, kSide, kFrames, kRepeats);
+  for (int k : {1, 16})
+    for (Shape s : {Shape::kernels, Shape::events, Shape::stamps, Shape::chain}) row(w, s, k);
+  return 0;
+}

@@ -1,0 +1,25 @@
+// stamp.cu — the timestamp kernel of stream mode `graph`: one thread writes the GPU's global timer
+// (%globaltimer, nanoseconds) where it is told. In a frame graph two such kernel nodes bracket an
+// instance's branch instead of two event-record nodes, which cost the host ~6 us each at graph
+// launch against ~0.2 us for a kernel node (bench/NOTES.md, "Frame graph shapes").
+#include "cuda_check.hpp"
+#include "life_kernels.hpp"
+
+namespace ls::kernels {
+
+namespace {
+
+__global__ void stamp_kernel(std::uint64_t* where) {
+  unsigned long long t = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  *where = t;
+}
+
+}  // namespace
+
+void launch_stamp(std::uint64_t* where, cudaStream_t stream) {
+  stamp_kernel<<<1, 1, 0, stream>>>(where);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace ls::kernels
