@@ -19,7 +19,9 @@
 #include "dist/mpi_session.hpp"
 #include "multi/band_partition.hpp"
 #if defined(LIFESTREAMS_HAVE_NCCL)
+#include "app/cli_devices.hpp"
 #include "dist/nccl_distributed_lattice.hpp"
+#include "sim/cuda_engine.hpp"
 #endif
 
 namespace ls {
@@ -33,7 +35,7 @@ bool wants_gpu(const RunOptions& o) {
   if (o.backend != "auto" && o.backend != "cuda")
     throw InputError("--backend " + o.backend + ": expected auto, cpu or cuda");
 #if defined(LIFESTREAMS_HAVE_NCCL)
-  return o.backend == "cuda" || dist::cuda_devices_present();
+  return o.backend == "cuda" || cuda_device_count() > 0;
 #else
   if (o.backend == "cuda") {
     throw InputError(
@@ -58,24 +60,33 @@ std::vector<multi::Band> rank_bands(int height, int ranks, Variant variant, int 
   return multi::partition_rows(height, ranks, variant, k);
 }
 
+#if defined(LIFESTREAMS_HAVE_NCCL)
+// This rank's GPU: its local rank on its host modulo the GPUs --devices leaves (default: all).
+int rank_device(const RunOptions& o, int local_rank) {
+  std::string why;
+  if (cuda_device_count(&why) == 0) throw DeviceError("--backend cuda: no usable CUDA device (" + why + ")");
+  const std::vector<int> list =
+      resolve_devices("--devices", o.devices_given ? o.devices : DeviceList{true, {}});
+  return list[static_cast<std::size_t>(local_rank) % list.size()];
+}
+#endif
+
 std::unique_ptr<dist::DistributedLattice> make_lattice(const RunOptions& o, const RunStart& start,
                                                        const dist::MpiSession& mpi,
                                                        const dist::BandComm& comm) {
   const Pattern* pattern = start.pattern ? &*start.pattern : nullptr;
+  const InstanceSpec& s = start.spec;
   if (wants_gpu(o)) {
 #if defined(LIFESTREAMS_HAVE_NCCL)
-    const InstanceSpec& s = start.spec;
-    auto bands = rank_bands(s.height, mpi.size(), s.variant, s.generations_per_launch);
-    return std::make_unique<dist::NcclDistributedLattice>(
-        comm, std::move(bands), s, pattern,
-        dist::rank_device(o.devices_given ? &o.devices : nullptr, mpi.local_rank()));
+    rank_bands(s.height, mpi.size(), s.variant, s.generations_per_launch);  // refused in words of ranks
+    return std::make_unique<dist::NcclDistributedLattice>(comm, s, pattern, rank_device(o, mpi.local_rank()));
 #endif
   }
-  auto bands = rank_bands(start.spec.height, mpi.size(), Variant::naive, 1);
+  auto bands = rank_bands(s.height, mpi.size(), Variant::naive, 1);
   // The host's cores shared among its ranks.
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int threads = std::max(1, cores / mpi.local_size());
-  return std::make_unique<dist::CpuDistributedLattice>(comm, std::move(bands), start.spec, pattern, threads);
+  return std::make_unique<dist::CpuDistributedLattice>(comm, std::move(bands), s, pattern, threads);
 }
 
 // What every rank prepares before any communication: the options, the start, its band.
@@ -186,7 +197,8 @@ int run_distributed(const std::function<std::optional<RunOptions>(bool speak)>& 
     const bool input =
         dynamic_cast<const InputError*>(&e) != nullptr || dynamic_cast<const std::bad_alloc*>(&e);
     std::cerr << kPrefix << ": rank " << mpi->rank() << ": " << e.what() << "\n";
-    p.lattice.reset();
+    // No teardown: freeing a GPU band would wait for NCCL work that waits for the other ranks.
+    if (p.lattice) p.lattice->abort();
     mpi->abort(input ? 2 : 3);
   }
 }

@@ -88,4 +88,8 @@ int BandComm::from_rank0(int value) const {
   return value;
 }
 
+void BandComm::broadcast_bytes(void* data, int bytes) const {
+  LS_MPI_CHECK(MPI_Bcast, data, bytes, MPI_BYTE, 0, comm_);
+}
+
 }  // namespace ls::dist

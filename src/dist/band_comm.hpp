@@ -43,6 +43,8 @@ class BandComm {
   int least(int value) const;
   /// Rank 0's `value` on every rank (MPI_Bcast).
   int from_rank0(int value) const;
+  /// Rank 0's `bytes` bytes at `data` into every rank's `data` (MPI_Bcast).
+  void broadcast_bytes(void* data, int bytes) const;
 
  private:
   MPI_Comm comm_;

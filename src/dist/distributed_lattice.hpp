@@ -36,6 +36,9 @@ class DistributedLattice {
   virtual StateSummary summarize() = 0;
   /// The whole lattice, gathered on rank 0; other ranks get an empty lattice.
   virtual Lattice gather() = 0;
+  /// After a failure on this rank, before MPI_Abort: ends what would wait for the other ranks
+  /// (ncclCommAbort). Not usable afterwards.
+  virtual void abort() noexcept {}
 };
 
 }  // namespace ls::dist

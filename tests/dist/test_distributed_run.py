@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """`lifestreams run --distributed --backend cpu` under mpirun equals a one-process `run`.
 
-Usage: test_distributed_run.py LIFESTREAMS CASE   (CASE: soups, patterns, alone, bad-input, kill)
+Usage: test_distributed_run.py LIFESTREAMS CASE   (CASE: soups, patterns, alone, bad-input, kill, gpu,
+       kill-gpu)
 
 Facts checked: for 1, 2, 3 and 4 ranks, every output line (the header minus its ` ranks=R`) and the
 --output file are byte for byte those of a one-process run, on random soups and rules, band heights
 that do not divide evenly, and gliders crossing band edges and the torus wrap; bad input is one line
 and exit 2 on every rank; a rank killed mid-run takes every other rank down, non-zero, within 30 s.
-Exits 77 (ctest SKIP_RETURN_CODE) when mpirun is absent.
+The gpu case runs the GPU backend (NCCL, one GPU per rank) against a one-GPU run for every variant.
+Exits 77 (ctest SKIP_RETURN_CODE) when mpirun is absent (gpu: also without GPUs or NCCL).
 """
 import os
 import random
@@ -45,18 +47,22 @@ def mpirun(ranks, args, extra=()):
     return run(["mpirun", *MPIRUN_ARGS, *extra, "-np", str(ranks), *args])
 
 
-def compare(exe, tmp, args, label, ranks=RANKS):
+def compare_gpu(exe, tmp, args, label, ranks):
+    compare(exe, tmp, args, label, ranks, backend=())
+
+
+def compare(exe, tmp, args, label, ranks=RANKS, backend=("--backend", "cpu")):
     """One-process run vs --distributed on 1..4 ranks: lines and --output bytes."""
     ref_out = os.path.join(tmp, "ref.rle")
-    ref = run([exe, "run", "--backend", "cpu", *args, "--output", ref_out])
+    ref = run([exe, "run", *backend, *args, "--output", ref_out])
     check(ref.returncode == 0, f"{label}: one-process run failed: {ref.stderr}")
     ref_lines = ref.stdout.splitlines()
-    check(len(ref_lines) >= 2 and ref_lines[0].startswith("# backend=cpu"), f"{label}: odd output {ref_lines}")
+    check(len(ref_lines) >= 2 and ref_lines[0].startswith("# backend="), f"{label}: odd output {ref_lines}")
     with open(ref_out, "rb") as f:
         ref_rle = f.read()
     for r in ranks:
         out = os.path.join(tmp, f"dist{r}.rle")
-        p = mpirun(r, [exe, "run", "--distributed", "--backend", "cpu", *args, "--output", out])
+        p = mpirun(r, [exe, "run", "--distributed", *backend, *args, "--output", out])
         check(p.returncode == 0, f"{label}, {r} ranks: exit {p.returncode}: {p.stderr}")
         lines = p.stdout.splitlines()
         suffix = f" ranks={r}"
@@ -186,18 +192,18 @@ def alive(pid):
         return False
 
 
-def case_kill(exe, tmp):
+def case_kill(exe, tmp, backend="cpu", ranks=3):
     piddir = os.path.join(tmp, "pids")
     os.mkdir(piddir)
     wrapper = ['sh', '-c', 'echo $$ > ' + piddir + '/$OMPI_COMM_WORLD_RANK; exec "$0" "$@"']
-    cmd = ["mpirun", *MPIRUN_ARGS, "-np", "3", *wrapper, exe, "run", "--distributed", "--backend", "cpu",
-           "--width", "256", "--height", "256", "--generations", str(10**12)]
+    cmd = ["mpirun", *MPIRUN_ARGS, "-np", str(ranks), *wrapper, exe, "run", "--distributed", "--backend", backend,
+           "--width", "1024", "--height", "1024", "--generations", str(10**12)]
     p = subprocess.Popen(cmd, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         # The run is under way (rank 0 printed generation 0 after all ranks agreed) before the kill.
         first = p.stdout.readline() + p.stdout.readline()
         check("generation=0" in first, f"run did not start: {first!r}")
-        pids = [int(open(os.path.join(piddir, str(r))).read()) for r in range(3)]
+        pids = [int(open(os.path.join(piddir, str(r))).read()) for r in range(ranks)]
         time.sleep(0.5)
         os.kill(pids[1], signal.SIGKILL)
         killed = time.monotonic()
@@ -211,11 +217,50 @@ def case_kill(exe, tmp):
         left = [pid for pid in pids if alive(pid)]
         check(not left, f"ranks {left} still alive {took:.1f} s after rank 1 was killed")
         check(status != 0, "mpirun exited 0 after a rank was killed")
-        print(f"ok: rank 1 killed: every rank gone in {took:.1f} s, mpirun exit status {status}")
+        print(f"ok: {backend}, {ranks} ranks, rank 1 killed: every rank gone in {took:.1f} s, mpirun exit status {status}")
     finally:
         if p.poll() is None:
             p.kill()
             p.wait()
+
+
+def gpu_count():
+    try:
+        p = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return 0
+    return sum(1 for line in p.stdout.splitlines() if line.startswith("GPU ")) if p.returncode == 0 else 0
+
+
+def case_gpu(exe, tmp):
+    """GPU backend (NCCL), one GPU per rank: every variant over 1..GPUs ranks equals the one-GPU run."""
+    gpus = gpu_count()
+    probe = run([exe, "run", "--distributed", "--backend", "cuda", "--width", "64", "--height", "64",
+                 "--generations", "1"])
+    if gpus == 0 or "NCCL" in probe.stderr:
+        print(f"skipped: {gpus} GPUs; {probe.stderr.strip()}")
+        return SKIP
+    ranks = tuple(r for r in RANKS if r <= gpus)  # NCCL takes one GPU per rank
+    rng = random.Random(31)
+    for variant, k in [("bitpacked", 16), ("bitpacked", 5), ("iterate", 8), ("shared", 1), ("global", 1),
+                       ("naive", 1)]:
+        rule = random_rule(rng)
+        args = ["--backend", "cuda", "--variant", variant, "--generations-per-launch", str(k),
+                "--width", "256", "--height", "320", "--seed", str(rng.randrange(2**64)), "--rule", rule,
+                "--generations", str(rng.randint(100, 300)), "--every", "37"]
+        compare_gpu(exe, tmp, args, f"{variant} k={k} rule={rule}", ranks)
+    return 0
+
+
+def case_kill_gpu(exe, tmp):
+    gpus = gpu_count()
+    probe = run([exe, "run", "--distributed", "--backend", "cuda", "--width", "64", "--height", "64",
+                 "--generations", "1"])
+    if gpus < 2 or "NCCL" in probe.stderr:
+        print(f"skipped: {gpus} GPUs (2 needed); {probe.stderr.strip()}")
+        return SKIP
+    case_kill(exe, tmp, "cuda", min(gpus, 3))
+    return 0
 
 
 def main():
@@ -224,10 +269,12 @@ def main():
         print("skipped: mpirun is not installed (openmpi-bin)")
         return SKIP
     cases = {"soups": case_soups, "patterns": case_patterns, "alone": case_alone,
-             "bad-input": case_bad_input, "kill": case_kill}
+             "bad-input": case_bad_input, "kill": case_kill, "gpu": case_gpu,
+             "kill-gpu": case_kill_gpu}
     with tempfile.TemporaryDirectory(prefix="ls-dist-") as tmp:
         try:
-            cases[case](exe, tmp)
+            if cases[case](exe, tmp) == SKIP:
+                return SKIP
         except Failure as e:
             print(f"FAILED: {e}")
             return 1
