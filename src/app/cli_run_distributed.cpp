@@ -38,9 +38,14 @@ bool wants_gpu(const RunOptions& o) {
   return o.backend == "cuda" || cuda_device_count() > 0;
 #else
   if (o.backend == "cuda") {
+#if defined(LIFESTREAMS_HAVE_CUDA)
     throw InputError(
         "--distributed --backend cuda: this build has no NCCL (nccl.h and libnccl.so were not found in "
         "the CUDA installation); use --backend cpu");
+#else
+    throw InputError(
+        "--distributed --backend cuda: this build has no CUDA engine (and so no NCCL); use --backend cpu");
+#endif
   }
   return false;
 #endif
