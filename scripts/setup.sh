@@ -7,6 +7,7 @@ packages=(
   cmake ninja-build pkg-config g++ python3
   libglfw3-dev libimgui-dev python3-glad libcli11-dev libstb-dev libgtest-dev
   libegl-dev libgl-dev zlib1g-dev python3-matplotlib
+  libopenmpi-dev openmpi-bin
   xvfb xauth xdotool libgl1-mesa-dri libegl-mesa0 libglx-mesa0
 )
 # Optional extras: the fuzz and sanitizer builds (clang, libFuzzer runtime).

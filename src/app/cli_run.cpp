@@ -13,10 +13,14 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "app/cli_devices.hpp"
 #include "app/cli_numbers.hpp"
+#include "app/cli_run_distributed.hpp"
 #include "app/engine_factory.hpp"
+#include "app/progress_line.hpp"
+#include "app/run_setup.hpp"
 #include "app/scene.hpp"
 #include "app/script_runner.hpp"
 #include "core/engine.hpp"
@@ -28,25 +32,9 @@ namespace ls {
 
 namespace {
 
-struct RunOptions {
-  std::string pattern;
-  std::optional<double> density;
-  std::optional<std::uint64_t> seed;
-  std::optional<long long> width;
-  std::optional<long long> height;
-  long long generations = -1;
-  std::optional<std::string> rule;
-  std::string backend = "auto";
-  std::string variant = "bitpacked";
-  bool variant_given = false;  // --variant on the command line (the CPU engine then says it has none)
-  int generations_per_launch = 16;
-  long long every = 0;
-  std::string output;
-  DeviceList devices;  // --devices LIST, or --device N (default 0)
-};
-
 // The options as written on the command line (all text; converted strictly by to_options).
 struct RunArgs {
+  bool distributed = false;
   std::optional<std::string> pattern, density, seed, width, height, generations, rule, backend, variant,
       generations_per_launch, every, output, device, devices, script;
 };
@@ -83,132 +71,41 @@ RunOptions to_options(const RunArgs& a) {
     o.output = *a.output;
   }
   o.devices = device_choice(a.device ? &*a.device : nullptr, a.devices ? &*a.devices : nullptr);
+  o.devices_given = a.device || a.devices;
   return o;
 }
 
-// Refuses an --output path that cannot be written, before any work or output: opens it for
-// appending (nothing truncated) and removes it again if this made it.
-void check_output_writable(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError("--output " + path + ": is a directory");
-  const bool existed = std::filesystem::exists(path, ec);
-  {
-    std::ofstream f(path, std::ios::binary | std::ios::app);
-    if (!f) throw InputError("--output " + path + ": cannot open for writing");
-  }
-  if (!existed) std::filesystem::remove(path, ec);
-}
-
-long long round_up_32(long long v) { return (v + 31) / 32 * 32; }
-
-void print_summary(const StateSummary& s) {
-  std::printf("generation=%" PRIu64 " population=%" PRIu64 " hash=0x%016" PRIx64 "\n", s.generation,
-              s.population, s.hash);
-  std::fflush(stdout);
-}
-
-// Builds the starting spec from the options (all validation happens here, before any output).
-InstanceSpec make_spec(const RunOptions& o, std::string& rule_text) {
-  InstanceSpec spec;
-  std::optional<Pattern> pattern;
-  std::optional<RuleSpec> rule_spec;
-  if (!o.pattern.empty()) {
-    if (o.density || o.seed) throw InputError("--pattern cannot be combined with --density or --seed");
-    // With --rule given the file's own rule does not matter, not even a bad one.
-    pattern = load_pattern_file(o.pattern, /*check_rule=*/!o.rule);
-    if (!pattern->rule_text.empty()) {
-      try {
-        rule_spec = parse_rule_spec(pattern->rule_text);
-      } catch (const InputError& e) {
-        if (!o.rule) throw InputError(o.pattern + ": rule '" + pattern->rule_text + "': " + e.what());
-      }
-    }
-  }
-  if (o.rule) {
-    // --rule wins over the file's rule; the file's torus size (":Tw,h") still sets the size unless
-    // --rule has its own.
-    RuleSpec given;
-    try {
-      given = parse_rule_spec(*o.rule);
-    } catch (const InputError& e) {
-      throw InputError("--rule " + *o.rule + ": " + e.what());
-    }
-    if (!given.torus_width && rule_spec) {
-      given.torus_width = rule_spec->torus_width;
-      given.torus_height = rule_spec->torus_height;
-    }
-    rule_spec = given;
-  }
-  spec.rule = rule_spec ? rule_spec->rule : Rule::life();
-  rule_text = spec.rule.to_string();
-
-  long long w = 1024, h = 1024;
-  if (pattern) {
-    w = round_up_32(pattern->width + 64);
-    h = round_up_32(pattern->height + 64);
-  }
-  if (rule_spec && rule_spec->torus_width) {
-    w = *rule_spec->torus_width;
-    h = *rule_spec->torus_height;
-  }
-  if (o.width) w = *o.width;
-  if (o.height) h = *o.height;
-  check_lattice_size(w, h);
-  spec.width = static_cast<int>(w);
-  spec.height = static_cast<int>(h);
-
-  const auto variant = parse_variant(o.variant);
-  if (!variant)
-    throw InputError("--variant " + o.variant + ": expected naive, global, shared, iterate or bitpacked");
-  spec.variant = *variant;
-  spec.generations_per_launch = o.generations_per_launch;
-
-  if (pattern) {
-    Lattice l(spec.width, spec.height);
-    l.place_centred(*pattern);
-    spec.init = std::move(l);
-  } else {
-    RandomInit r;
-    if (o.density) r.density = *o.density;
-    if (o.seed) r.seed = *o.seed;
-    spec.init = r;
-  }
-  return spec;
-}
-
 int run(const RunOptions& o) {
-  std::string rule_text;
-  InstanceSpec spec = make_spec(o, rule_text);
+  RunStart start = resolve_start(o);
+  if (start.pattern) start.spec.init = centred_lattice(start);
   if (!o.output.empty()) check_output_writable(o.output);
   auto engine = make_engine(o.backend, o.devices);
-  engine->add(spec);  // InputError here (too large) still comes before any output
+  engine->add(start.spec);  // InputError here (too large) still comes before any output
 
   const bool cpu = engine->backend() == "cpu";
-  if (cpu && o.variant_given)
-    std::cerr << "lifestreams run: note: --variant " << o.variant
-              << " applies to the CUDA backend; the CPU engine runs its reference code\n";
-  std::printf("# backend=%s variant=%s device=%s rule=%s size=%dx%d\n", engine->backend().c_str(),
-              cpu ? "cpu" : std::string(variant_name(spec.variant)).c_str(), engine->device_name().c_str(),
-              rule_text.c_str(), spec.width, spec.height);
+  if (cpu) note_cpu_variant(o);
+  print_run_header(engine->backend(), cpu ? "cpu" : variant_name(start.spec.variant), engine->device_name(),
+                   start);
   print_summary(engine->summarize(0));
+  ProgressLine progress(o.generations, static_cast<double>(start.spec.width) * start.spec.height,
+                        start.spec.generations_per_launch);
   step_in_chunks(
       o.generations, o.every,
       [&](int n) {
-        const trace::Scope range(trace::Phase::run_step);
-        engine->step(n);
+        progress.step_in_pieces(
+            n,
+            [&](int piece) {
+              const trace::Scope range(trace::Phase::run_step);
+              engine->step(piece);
+            },
+            [&] { engine->finish(); });
       },
-      [&](long long) { print_summary(engine->summarize(0)); });
-  const long long done = o.generations;
-
-  if (!o.output.empty()) {
-    Pattern p = engine->read(0).to_pattern();
-    std::ofstream f(o.output, std::ios::binary | std::ios::trunc);
-    if (!f) throw InputError("--output " + o.output + ": cannot open for writing");
-    p.name = "lifestreams output";
-    p.comments.push_back("generation " + std::to_string(done));
-    f << write_rle(p, rule_text);
-    if (!f.flush()) throw InputError("--output " + o.output + ": write failed");
-  }
+      [&](long long) {
+        progress.clear();
+        print_summary(engine->summarize(0));
+      });
+  progress.clear();
+  if (!o.output.empty()) write_output(o.output, engine->read(0), start.rule_text, o.generations);
   return 0;
 }
 
@@ -275,6 +172,12 @@ int run_script(const RunArgs& a) {
   return 0;
 }
 
+bool asks_distributed(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--distributed") return true;
+  return false;
+}
+
 }  // namespace
 
 int run_main(int argc, char** argv) {
@@ -304,6 +207,8 @@ int run_main(int argc, char** argv) {
   app.add_option("--every", a.every, "print a line every K generations, 1.." + max_generations)
       ->type_name("K");
   app.add_option("--output", a.output, "write the final lattice as RLE")->type_name("FILE.rle");
+  app.add_flag("--distributed", a.distributed,
+               "one lattice over the ranks of an MPI job (mpirun -np R lifestreams run --distributed ...)");
   app.add_option("--script", a.script, "run an app script without a screen instead of --generations (below)")
       ->type_name("FILE");
   app.footer(
@@ -313,7 +218,21 @@ int run_main(int argc, char** argv) {
       "fit, frames, screenshot, grid, panel, age, vsync) are refused before anything runs. Prints\n"
       "'# backend=NAME device=NAME script=FILE', then, when the script is done, one line per instance:\n"
       "'instance=I generation=N population=P hash=0x...'. Exit status as the app's: 0 done, 1 an\n"
-      "expect-agree or expect-hash failed, 2 a bad line (named on stderr), 3 a device failure.");
+      "expect-agree or expect-hash failed, 2 a bad line (named on stderr), 3 a device failure.\n\n"
+      "With --distributed (under mpirun or srun; alone it is one rank): the lattice is cut into one band\n"
+      "per rank; rank 0 alone prints, the lines of a one-process run with ' ranks=R' ending the header,\n"
+      "and writes --output. --backend cpu: every rank runs the CPU engine; cuda: one GPU per rank (its\n"
+      "local rank modulo the GPUs --devices leaves), halos by NCCL. An MPI or NCCL failure: exit 3.");
+  if (asks_distributed(argc, argv)) {
+    return run_distributed([&](bool speak) -> std::optional<RunOptions> {
+      if (!parse_command_line(app, argc, argv)) {
+        if (speak) std::cout << app.help();
+        return std::nullopt;
+      }
+      if (a.script) throw InputError("--distributed runs --generations runs: --script runs in one process");
+      return to_options(a);
+    });
+  }
   return exit_status_of("lifestreams run", [&] {
     if (!parse_command_line(app, argc, argv)) {
       std::cout << app.help();
@@ -327,6 +246,7 @@ int run_main(int argc, char** argv) {
         return f.status();
       }
     }
+    if (a.distributed) throw InputError("--distributed takes no value");
     return run(to_options(a));
   });
 }

@@ -46,7 +46,8 @@ std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"
 
 }  // namespace
 
-SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std::uint64_t generation)
+SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std::uint64_t generation,
+                           const ProcessShare* share)
     : workers_(workers),
       width_(spec.width),
       height_(spec.height),
@@ -71,7 +72,14 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
     }
   }
   // The exchange refreshes depth_ rows each side after every launch; halos are that, rounded.
-  bands_ = partition_rows(height_, slots, variant_, depth_);
+  bands_ = partition_rows(height_, share ? share->total_bands : slots, variant_, depth_);
+  if (share) {
+    if (share->first_band < 0 || share->first_band + slots > share->total_bands)
+      throw InputError("a process share's bands lie outside the lattice's " +
+                       std::to_string(share->total_bands));
+    first_band_ = share->first_band;
+    partial_ = true;
+  }
   halo_ = halo_rows(variant_, depth_);
 
   const Layout layout = sim::layout_of(variant_);
@@ -81,7 +89,9 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
   };
   // Refused before anything is allocated: what each device is asked for, and what it has free.
   std::map<int, std::size_t> need;
-  for (int b = 0; b < slots; ++b) need[workers.device(static_cast<std::size_t>(b))] += band_bytes(bands_[b]);
+  for (int b = 0; b < slots; ++b)
+    need[workers.device(static_cast<std::size_t>(b))] +=
+        band_bytes(bands_[static_cast<std::size_t>(first_band_ + b)]);
   for (const auto& [device, bytes] : need) {
     DeviceGuard on(device);
     std::size_t free = 0, total = 0;
@@ -97,7 +107,7 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
   for (int b = 0; b < slots; ++b) {
     auto s = std::make_unique<BandState>();
     s->device = workers.device(static_cast<std::size_t>(b));
-    s->band = bands_[static_cast<std::size_t>(b)];
+    s->band = bands_[static_cast<std::size_t>(first_band_ + b)];
     DeviceGuard on(s->device);
     s->stream = cuda::Stream(cuda::Stream::Create{});
     const std::size_t buffer_bytes = row_bytes * static_cast<std::size_t>(s->band.rows + 2 * halo_);
@@ -118,7 +128,10 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
     views.push_back(BandMemory{s->device, s->stream.get(), s->buffers, s->band.rows});
     state_.push_back(std::move(s));
   }
-  exchange_ = std::make_unique<PeerExchange>(std::move(views), row_bytes, halo_, depth_);
+  if (share)
+    exchange_ = share->make_exchange(std::move(views), row_bytes, halo_, depth_);
+  else
+    exchange_ = std::make_unique<PeerExchange>(std::move(views), row_bytes, halo_, depth_);
 
   // The initial state, band by band on each band's thread.
   if (const auto* r = std::get_if<RandomInit>(&spec.init)) {
@@ -237,7 +250,7 @@ void SplitLattice::step(int generations) {
 void SplitLattice::set_cell(int x, int y, bool alive) {
   x = ((x % width_) + width_) % width_;
   y = ((y % height_) + height_) % height_;
-  const int owner = band_of_row(bands_, y);
+  const int owner = band_of_row(bands_, y) - first_band_;
   const Layout layout = sim::layout_of(variant_);
   run([&](int band, BandState& s) {
     if (band != owner) return;
@@ -264,7 +277,8 @@ void SplitLattice::request_summary() {
   run([&](int band, BandState& s) {
     // The base term once, from the first band: the parts then sum to the whole lattice's hash.
     kernels::launch_summary_rows(layout, s.own_rows(row_bytes_of(layout, width_), halo_), width_, s.band.rows,
-                                 s.band.first_row, band == 0 ? base : 0, s.result_device, s.stream.get());
+                                 s.band.first_row, band == 0 && !partial_ ? base : 0, s.result_device,
+                                 s.stream.get());
     CUDA_CHECK(cudaMemcpyAsync(s.result_host.get(), s.result_device, 2 * sizeof(std::uint64_t),
                                cudaMemcpyDeviceToHost, s.stream.get()));
     s.summary_done.record(s.stream.get());

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -18,6 +19,20 @@
 
 namespace ls::multi {
 
+/// A process's share of a lattice split across processes (src/dist): the lattice is cut into
+/// `total_bands` bands, this process holds bands first_band .. first_band + slots - 1, and
+/// `make_exchange` builds the exchange that reaches the other processes' bands (given this
+/// process's bands' memory, the row bytes, the halo rows and the most rows one exchange moves).
+/// The share's summaries are its bands' part: population and hash terms without the lattice's
+/// base, which the process that sums the shares adds once.
+struct ProcessShare {
+  int total_bands = 1;
+  int first_band = 0;
+  std::function<std::unique_ptr<HaloExchange>(std::vector<BandMemory>, std::size_t row_bytes, int halo,
+                                              int max_rows)>
+      make_exchange;
+};
+
 class SplitLattice {
  public:
   /// Cuts `spec`'s lattice into workers.size() bands, one per slot, allocates each band on its
@@ -25,7 +40,10 @@ class SplitLattice {
   /// whole lattice's formula, or an uploaded lattice). `spec.init` must not be a CopyInit (copy
   /// with read()). Throws InputError, changing nothing, when a band is too thin for the variant
   /// (band_partition.hpp) or does not fit in its device's free memory (what is asked and free).
-  SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std::uint64_t generation = 0);
+  /// With `share`: only this process's bands of the share's partition (one per slot), their halos
+  /// refreshed by the share's exchange.
+  SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std::uint64_t generation = 0,
+               const ProcessShare* share = nullptr);
   ~SplitLattice();
   SplitLattice(const SplitLattice&) = delete;
   SplitLattice& operator=(const SplitLattice&) = delete;
@@ -50,7 +68,8 @@ class SplitLattice {
 
   /// Blocking: the whole lattice's summary from the bands' own rows.
   StateSummary summarize();
-  /// Blocking: gathers the whole lattice.
+  /// Blocking: gathers the whole lattice (with a ProcessShare: this process's bands' rows, the
+  /// others' left dead).
   Lattice read();
   /// Enqueues a summary of every band into pinned memory; newest_summary() reads it when all
   /// bands have finished (a poll, never a wait).
@@ -76,6 +95,8 @@ class SplitLattice {
   Rule rule_;
   std::uint64_t generation_ = 0;
   std::vector<Band> bands_;
+  int first_band_ = 0;    // the band slot 0 holds (0 unless a ProcessShare says otherwise)
+  bool partial_ = false;  // a ProcessShare: summaries leave out the lattice's hash base
   int halo_ = 16;
   bool halos_stale_ = true;
   bool broken_ = false;

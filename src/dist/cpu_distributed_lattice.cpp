@@ -1,0 +1,37 @@
+// cpu_distributed_lattice.cpp — CPU bands over MPI (cpu_distributed_lattice.hpp).
+#include "dist/cpu_distributed_lattice.hpp"
+
+#include <variant>
+
+#include "core/cpu_engine.hpp"
+
+namespace ls::dist {
+
+CpuDistributedLattice::CpuDistributedLattice(const BandComm& comm, std::vector<multi::Band> bands,
+                                             const InstanceSpec& spec, const Pattern* pattern, int threads)
+    : comm_(comm),
+      bands_(std::move(bands)),
+      width_(spec.width),
+      height_(spec.height),
+      band_(spec.width, spec.height, bands_.at(static_cast<std::size_t>(comm.rank())), spec.rule, threads) {
+  if (pattern) {
+    band_.place_centred(*pattern);
+  } else if (const auto* r = std::get_if<RandomInit>(&spec.init)) {
+    band_.fill_random(*r);
+  }
+}
+
+std::string CpuDistributedLattice::device_name() const { return CpuEngine(1).device_name(); }
+
+void CpuDistributedLattice::step(int generations) {
+  band_.step(generations, [&](CpuBand& b) { comm_.refresh_halos(b); });
+  generation_ += static_cast<std::uint64_t>(generations);
+}
+
+StateSummary CpuDistributedLattice::summarize() {
+  return comm_.summarize(generation_, band_.population(), band_.hash_terms(), width_, height_);
+}
+
+Lattice CpuDistributedLattice::gather() { return comm_.gather(bands_, band_.own_row(0), width_, height_); }
+
+}  // namespace ls::dist

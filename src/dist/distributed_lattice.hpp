@@ -1,0 +1,44 @@
+// distributed_lattice.hpp — one W x H lattice held by the ranks of an MPI job, one band each (cut as
+// a split lattice is cut across GPUs: multi::partition_rows). What `run --distributed` drives; the
+// CPU backend (CpuDistributedLattice) and the GPU backend (NCCL) implement it. Every call is
+// collective: every rank makes the same calls in the same order.
+#pragma once
+
+#include <string>
+
+#include "core/engine.hpp"
+#include "core/lattice.hpp"
+
+namespace ls::dist {
+
+class DistributedLattice {
+ public:
+  virtual ~DistributedLattice() = default;
+  DistributedLattice() = default;
+  DistributedLattice(const DistributedLattice&) = delete;
+  DistributedLattice& operator=(const DistributedLattice&) = delete;
+
+  /// "cpu" or "cuda"; the variant and device as the header line names them (rank 0's device).
+  virtual std::string backend() const = 0;
+  virtual std::string variant() const = 0;
+  virtual std::string device_name() const = 0;
+
+  /// The first collective call, after every rank agreed that its input is good: connects to the
+  /// neighbouring ranks (NCCL's communicator; nothing for the CPU backend).
+  virtual void connect() {}
+  /// Advances every band `generations` generations, its halos refreshed from the neighbouring
+  /// ranks as needed. However a run is cut into calls, the same generations give the same state.
+  virtual void step(int generations) = 0;
+  /// Waits until this rank's work is done (a progress line's rate is then true).
+  virtual void finish() = 0;
+  /// The whole lattice's summary (population and state hash summed over the bands, mod 2^64) on
+  /// rank 0; other ranks get a value that means nothing.
+  virtual StateSummary summarize() = 0;
+  /// The whole lattice, gathered on rank 0; other ranks get an empty lattice.
+  virtual Lattice gather() = 0;
+  /// After a failure on this rank, before MPI_Abort: ends what would wait for the other ranks
+  /// (ncclCommAbort). Not usable afterwards.
+  virtual void abort() noexcept {}
+};
+
+}  // namespace ls::dist

@@ -1,0 +1,38 @@
+// nccl_comm.cpp — NCCL start, end and errors (nccl_comm.hpp).
+#include "dist/nccl_comm.hpp"
+
+#include <string>
+
+namespace ls::dist {
+
+void nccl_check(ncclResult_t rc, const char* call) {
+  if (rc == ncclSuccess) return;
+  throw NcclError(std::string(call) + ": " + ncclGetErrorString(rc));
+}
+
+NcclComm::~NcclComm() {
+  if (!comm_) return;
+  // Flushes what is still queued on the communicator, then frees it; errors here have no one left
+  // to tell, so the communicator is aborted instead.
+  if (ncclCommFinalize(comm_) != ncclSuccess || ncclCommDestroy(comm_) != ncclSuccess) ncclCommAbort(comm_);
+  comm_ = nullptr;
+}
+
+ncclUniqueId NcclComm::shared_id(const BandComm& mpi) {
+  ncclUniqueId id{};
+  if (mpi.rank() == 0) LS_NCCL_CHECK(ncclGetUniqueId, &id);
+  mpi.broadcast_bytes(&id, sizeof id);
+  return id;
+}
+
+void NcclComm::init(const ncclUniqueId& id, int ranks, int rank) {
+  LS_NCCL_CHECK(ncclCommInitRank, &comm_, ranks, id, rank);
+}
+
+void NcclComm::abort() noexcept {
+  if (!comm_) return;
+  ncclCommAbort(comm_);
+  comm_ = nullptr;
+}
+
+}  // namespace ls::dist

@@ -1,0 +1,78 @@
+// nccl_distributed_lattice.cpp — one band per rank on its GPU, halos by NCCL
+// (nccl_distributed_lattice.hpp).
+#include "dist/nccl_distributed_lattice.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include "cuda_check.hpp"
+#include "dist/nccl_exchange.hpp"
+#include "multi/device_guard.hpp"
+
+namespace ls::dist {
+
+NcclDistributedLattice::NcclDistributedLattice(const BandComm& comm, const InstanceSpec& spec,
+                                               const Pattern* pattern, int device)
+    : comm_(comm), device_(device), nccl_(std::make_unique<NcclComm>()) {
+  workers_ = std::make_unique<multi::DeviceWorkers>(std::vector<int>{device});
+  InstanceSpec start = spec;
+  if (pattern) {
+    // The whole lattice on the host, of which the band uploads its rows.
+    Lattice l(spec.width, spec.height);
+    l.place_centred(*pattern);
+    start.init = std::move(l);
+  }
+  multi::ProcessShare share;
+  share.total_bands = comm.size();
+  share.first_band = comm.rank();
+  const NcclComm& nccl = *nccl_;
+  const int rank = comm.rank(), ranks = comm.size();
+  share.make_exchange = [&nccl, rank, ranks](std::vector<multi::BandMemory> bands, std::size_t row_bytes,
+                                             int halo, int) -> std::unique_ptr<multi::HaloExchange> {
+    return std::make_unique<NcclExchange>(bands.front(), row_bytes, halo, nccl, rank, ranks);
+  };
+  lattice_ = std::make_unique<multi::SplitLattice>(*workers_, start, 0, &share);
+}
+
+NcclDistributedLattice::~NcclDistributedLattice() {
+  // Reverse order of the start: the communicator (its queued work flushed), the band, its thread.
+  nccl_.reset();
+  lattice_.reset();
+  workers_.reset();
+}
+
+std::string NcclDistributedLattice::variant() const { return std::string(variant_name(lattice_->variant())); }
+
+std::string NcclDistributedLattice::device_name() const {
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, device_));
+  return prop.name;
+}
+
+void NcclDistributedLattice::connect() {
+  // The id goes by MPI on this (the MPI) thread; the communicator starts on the band's thread,
+  // whose current device is the band's.
+  const ncclUniqueId id = NcclComm::shared_id(comm_);
+  workers_->run_on_all([&](int) { nccl_->init(id, comm_.size(), comm_.rank()); });
+}
+
+void NcclDistributedLattice::step(int generations) { lattice_->step(generations); }
+
+void NcclDistributedLattice::finish() { lattice_->summarize(); }
+
+StateSummary NcclDistributedLattice::summarize() {
+  const StateSummary mine = lattice_->summarize();
+  return comm_.summarize(mine.generation, mine.population, mine.hash, lattice_->width(), lattice_->height());
+}
+
+Lattice NcclDistributedLattice::gather() {
+  const Lattice mine = lattice_->read();
+  return comm_.gather(lattice_->bands(),
+                      mine.row(lattice_->bands()[static_cast<std::size_t>(comm_.rank())].first_row),
+                      lattice_->width(), lattice_->height());
+}
+
+void NcclDistributedLattice::abort() noexcept {
+  if (nccl_) nccl_->abort();
+}
+
+}  // namespace ls::dist
