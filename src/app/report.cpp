@@ -126,7 +126,13 @@ void write_report(const std::string& path, Engine& engine, const RunFigures& f) 
       << ", \"height\": " << st.height << ", \"generation\": " << s.generation
       << ", \"population\": " << s.population << ", \"hash\": \"" << hash
       << "\", \"step_ms\": " << stats(st.step_ms) << ", \"display_ms\": " << stats(st.display_ms)
-      << ", \"cups\": " << num(st.cups) << "}";
+      << ", \"cups\": "
+      << num(st.cups)
+      // Summary pacing (core/summary_pacing.hpp): the newest measured summary's GPU ms, the frames
+      // between summaries it gives, and how old the newest summary the frame loop saw was.
+      << ", \"summary\": {\"ms\": " << num(st.summary_ms) << ", \"every_frames\": " << st.summary_every
+      << ", \"frames_ago\": " << (st.summary ? std::to_string(st.summary_frames_ago) : std::string("null"))
+      << "}}";
   }
   o << "\n  ]\n}\n";
   std::ofstream file(path, std::ios::binary | std::ios::trunc);

@@ -30,11 +30,19 @@ void draw_box(ImDrawList* dl, const view::Rect& box, const std::string& text, fl
 }  // namespace
 
 std::vector<std::string> label_texts(std::size_t index, const InstanceStatus& s, bool cpu) {
-  const std::uint64_t gen = s.summary ? s.summary->generation : s.generation;
-  char pop[32] = "...";
-  if (s.summary) std::snprintf(pop, sizeof pop, "%" PRIu64, s.summary->population);
+  // A fresh summary: the generation shown is the summary's, so that it and the population agree.
+  // An old one (paced on a huge lattice): the engine's generation, and the population says which
+  // generation it counted and how many frames ago that was.
+  const bool old = summary_is_old(s);
+  const std::uint64_t gen = s.summary && !old ? s.summary->generation : s.generation;
+  char pop[96] = "...";
+  if (old)
+    std::snprintf(pop, sizeof pop, "%" PRIu64 " (gen %" PRIu64 ", %" PRIu64 " frames ago)",
+                  s.summary->population, s.summary->generation, s.summary_frames_ago);
+  else if (s.summary)
+    std::snprintf(pop, sizeof pop, "%" PRIu64, s.summary->population);
   const std::string variant = std::string(variant_name(s.variant)) + (cpu ? " (cpu)" : "");
-  char second[128];
+  char second[192];
   std::snprintf(second, sizeof second, "%dx%d  gen %" PRIu64 "  pop %s", s.width, s.height, gen, pop);
   char id[32];
   std::snprintf(id, sizeof id, "#%zu", index);

@@ -113,8 +113,16 @@ struct InstanceStatus {
   /// Instances with the same origin started from one state under one rule and have not been
   /// edited since: at the same generation their hashes must agree (the cross-check).
   std::uint64_t origin = 0;
-  /// The newest summary the device has finished (may lag `generation` by a frame or two).
+  /// The newest summary the device has finished: it may lag `generation` by a frame or two, and
+  /// on a lattice whose summaries are paced by their cost (core/summary_pacing.hpp) by up to
+  /// summary_every frames more. request_summaries() asks one only of a state not asked before.
   std::optional<StateSummary> summary;
+  /// Frames stepped since `summary`'s state was current (0: this frame's state).
+  std::uint64_t summary_frames_ago = 0;
+  /// Summary pacing: the GPU time of the newest measured summary (0: none measured yet) and the
+  /// frames between summaries that it gives against this instance's stream work (1: every frame).
+  double summary_ms = 0;
+  int summary_every = 1;
   StatSummary step_ms;
   StatSummary display_ms;
   double cups = 0;  // cell updates per second from the mean step time
@@ -123,6 +131,14 @@ struct InstanceStatus {
   /// the many status() calls of a frame copy no history.
   std::vector<float> step_history;
 };
+
+/// Summaries finish a frame or two after they are asked (read without waiting); one older than
+/// this many frames is paced or late, and the tile labels and the panel say how old it is.
+inline constexpr std::uint64_t kFreshSummaryFrames = 2;
+/// Whether status.summary is older than kFreshSummaryFrames frames (false without a summary).
+inline bool summary_is_old(const InstanceStatus& status) {
+  return status.summary && status.summary_frames_ago > kFreshSummaryFrames;
+}
 
 struct FrameTimings {
   bool valid = false;
@@ -153,9 +169,10 @@ struct HostSnapshot {
 };
 
 /// One bar of the frame timeline: work of one instance on one stream, in ms from the frame's
-/// start (the earliest start event of that frame).
+/// start (the earliest start event of that frame). A summary asked right after a timed frame's
+/// step (population and hash, request_summaries) is that frame's work too.
 struct TimelineBar {
-  enum class Kind { step, display };
+  enum class Kind { step, display, summary };
   std::size_t instance = 0;
   int stream = 0;  // row: the instance's stream, or 0 for everything in shared stream mode
   Kind kind = Kind::step;

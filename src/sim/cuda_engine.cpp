@@ -48,7 +48,8 @@ struct CudaEngine::Impl {
       cuda::Event{cuda::Event::Create{}, false}, cuda::Event{cuda::Event::Create{}, false},
       cuda::Event{cuda::Event::Create{}, false}, cuda::Event{cuda::Event::Create{}, false}};
   std::uint64_t graph_summaries = 0;
-  bool summaries_deferred = false;
+  bool summaries_deferred = false;  // some instance's summary rides on the next frame graph
+  bool stepped = false;             // a frame was stepped since the last request_summaries()
   sim::Instances instances;
   sim::FrameGraphCache frame_graph;  // names the instances' buffers and events: goes first
   std::vector<sim::BranchWork> branch_work;
@@ -61,8 +62,12 @@ struct CudaEngine::Impl {
   void flush_summaries() {
     if (!summaries_deferred) return;
     summaries_deferred = false;
-    for (const auto& inst : instances.all())
-      summaries.request(*inst, instances.stream_of(*inst), graphs, timing.frame_count());
+    for (const auto& inst : instances.all()) {
+      if (!inst->summaries.deferred) continue;
+      inst->summaries.deferred = false;
+      summaries.request(*inst, instances.stream_of(*inst), graphs, timing.frame_count(),
+                        sim::SummaryTiming{sim::summary_needs_measuring(*inst), sim::kNoFrame});
+    }
   }
   /// Before an instance's buffers, events or state change outside a frame.
   void before_edit() {
@@ -120,6 +125,7 @@ void CudaEngine::set_variant(std::size_t index, Variant variant) {
   impl_->before_edit();
   impl_->instances.set_layout(inst, variant);
   inst.variant = variant;
+  inst.summaries.pacer.forget_cost();  // another layout, another summary kernel
   inst.timing.clear_stats();
   sim::name_streams(impl_->instances, index, 1);
 }
@@ -176,6 +182,7 @@ void CudaEngine::step(int generations) {
   e.timing.harvest(e.instances.all(), false);
   for (const auto& inst : e.instances.all()) sim::poll_snapshot(*inst);
   if (generations > 0 && e.instances.size() > 0) {
+    e.stepped = true;
     const StreamMode mode = e.instances.mode();
     const int s = e.timing.start_frame(mode, e.instances.shared_stream());
     if (mode == StreamMode::graph) {
@@ -205,7 +212,7 @@ void CudaEngine::step_graph(int generations, int timed_slot) {
       e.timing.claim(inst, timed_slot, generations, i);
       e.branch_work[i].step_stamps = e.timing.step_stamps(timed_slot, i);
     }
-    if (summaries)
+    if (summaries && inst.summaries.deferred)
       e.branch_work[i].summary_slot =
           static_cast<int>(sim::SummaryRequests::claim_slot(inst, e.timing.frame_count()));
   }
@@ -217,9 +224,13 @@ void CudaEngine::step_graph(int generations, int timed_slot) {
     // The summaries read the state before this frame's steps: the generation they were asked at.
     const cuda::Event& done = e.summary_done[e.graph_summaries++ % sim::kSummaryRing];
     done.record(frame_stream);
-    for (std::size_t i = 0; i < all.size(); ++i)
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (e.branch_work[i].summary_slot < 0) continue;
+      all[i]->summaries.deferred = false;
       e.summaries.commit(*all[i], static_cast<std::size_t>(e.branch_work[i].summary_slot), done.get(),
-                         all[i]->generation - static_cast<std::uint64_t>(generations));
+                         all[i]->generation - static_cast<std::uint64_t>(generations),
+                         e.timing.frame_count() - 1);
+    }
     e.summaries_deferred = false;
   }
 }
@@ -240,17 +251,33 @@ bool CudaEngine::frame_timed() const { return impl_->timing.current_timed_slot()
 
 void CudaEngine::request_summaries() {
   Impl& e = *impl_;
-  if (e.instances.mode() == StreamMode::graph) {
-    // Carried by the next frame's graph. A request with no frame since the last one (a paused app)
-    // is served now instead, and covers this one: the state has not changed in between.
-    if (e.summaries_deferred)
-      e.flush_summaries();
-    else
-      e.summaries_deferred = e.instances.size() > 0;
-    return;
+  const bool after_step = std::exchange(e.stepped, false);
+  const bool graph_mode = e.instances.mode() == StreamMode::graph;
+  // A request with no frame since the last one (a paused app) serves the deferred ones now; they
+  // cover this request (the state has not changed in between, and the pacer sees that).
+  if (graph_mode) e.flush_summaries();
+  const std::uint64_t frames = e.timing.frame_count();
+  const int timed_slot = e.timing.current_timed_slot();
+  for (const auto& p : e.instances.all()) {
+    Instance& inst = *p;
+    if (!sim::summary_due(inst)) continue;
+    // Right after a timed frame's step, the summary is part of that frame: its bar is in the
+    // frame's timeline and its time in the frame's span. Later requests (edits while paused)
+    // belong to no timed frame.
+    const bool in_timed_frame = after_step && timed_slot >= 0 &&
+                                inst.timing.slots[static_cast<std::size_t>(timed_slot)].frame == frames - 1;
+    const bool measure = sim::summary_needs_measuring(inst);
+    if (graph_mode && !measure) {
+      // Carried by the next frame's graph: no launch of its own, untimed (so no bar of its own:
+      // the graph's branches would have to record its events).
+      inst.summaries.deferred = true;
+      e.summaries_deferred = true;
+      continue;
+    }
+    e.summaries.request(
+        inst, e.instances.stream_of(inst), e.graphs, frames,
+        sim::SummaryTiming{in_timed_frame || measure, in_timed_frame ? frames - 1 : sim::kNoFrame});
   }
-  for (const auto& inst : e.instances.all())
-    e.summaries.request(*inst, e.instances.stream_of(*inst), e.graphs, e.timing.frame_count());
 }
 
 InstanceStatus CudaEngine::status(std::size_t index) const {
@@ -265,6 +292,9 @@ InstanceStatus CudaEngine::status(std::size_t index) const {
   s.generation = inst.generation;
   s.origin = inst.origin;
   s.summary = inst.summaries.newest;
+  if (s.summary) s.summary_frames_ago = impl_->timing.frame_count() - inst.summaries.newest_frame;
+  s.summary_ms = inst.summaries.pacer.cost_ms();
+  s.summary_every = inst.summaries.pacer.every(sim::frame_work_ms(inst));
   s.step_ms = inst.timing.step.summary();
   s.display_ms = inst.timing.display.summary();
   const double gens = inst.timing.generations.summary().mean;

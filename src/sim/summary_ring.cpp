@@ -1,5 +1,5 @@
 // summary_ring.cpp — implements summary_ring.hpp: summary requests into pinned memory, polled in
-// order, the ring never losing the newest request.
+// order, the ring never losing the newest request; their pacing and timing.
 #include "sim/summary_ring.hpp"
 
 #include "sim/frame_launch.hpp"
@@ -23,6 +23,26 @@ bool event_done(cudaEvent_t event) {
 
 }  // namespace
 
+double frame_work_ms(const Instance& inst) {
+  return inst.timing.step.summary().mean + inst.timing.display.summary().mean;
+}
+
+bool summary_due(Instance& inst) {
+  poll_summaries(inst);  // a finished request is no longer in flight, and its cost is known
+  const InstanceSummaries& sums = inst.summaries;
+  const bool changed =
+      !sums.asked || sums.asked_generation != inst.generation || sums.asked_origin != inst.origin;
+  bool in_flight = sums.deferred;
+  for (const SummarySlot& slot : sums.slots) in_flight = in_flight || slot.pending;
+  return sums.pacer.due(changed, frame_work_ms(inst), in_flight);
+}
+
+bool summary_needs_measuring(const Instance& inst) {
+  const InstanceSummaries& sums = inst.summaries;
+  return !sums.pacer.measured() || sums.pacer.every(frame_work_ms(inst)) > 1 ||
+         sums.untimed >= kSummaryRemeasure;
+}
+
 void poll_summaries(const Instance& inst) {
   const InstanceSummaries& sums = inst.summaries;
   const auto* host = sums.results_host.as<const std::uint64_t>();
@@ -34,9 +54,15 @@ void poll_summaries(const Instance& inst) {
     if (!slot.pending) continue;
     if (!event_done(slot.done_event())) break;
     slot.pending = false;
+    if (slot.timed && !slot.frame_done) {
+      float ms = 0;
+      CUDA_CHECK(cudaEventElapsedTime(&ms, slot.start.get(), slot.end.get()));
+      sums.pacer.observe_cost(ms);
+    }
     if (slot.sequence > sums.newest_sequence) {
       sums.newest_sequence = slot.sequence;
       sums.newest = StateSummary{slot.generation, host[s * kSummaryWords], host[s * kSummaryWords + 1]};
+      sums.newest_frame = slot.frame;
     }
   }
 }
@@ -72,18 +98,28 @@ void SummaryRequests::enqueue_summary(const Instance& inst, std::size_t s, cudaS
                              on));
 }
 
-void SummaryRequests::commit(Instance& inst, std::size_t s, cudaEvent_t frame_done,
-                             std::uint64_t generation) {
-  SummarySlot& slot = inst.summaries.slots[s];
+void SummaryRequests::commit(Instance& inst, std::size_t s, cudaEvent_t frame_done, std::uint64_t generation,
+                             std::uint64_t state_frame) {
+  InstanceSummaries& sums = inst.summaries;
+  SummarySlot& slot = sums.slots[s];
   slot.frame_done = frame_done;
   slot.sequence = ++sequence_;
   slot.generation = generation;
+  slot.frame = state_frame;
   slot.pending = true;
+  slot.timed = false;
+  slot.timeline_frame = kNoFrame;
+  sums.asked = true;
+  sums.asked_generation = generation;
+  sums.asked_origin = inst.origin;
+  ++sums.untimed;
 }
 
 std::size_t SummaryRequests::request(Instance& inst, cudaStream_t stream, const GraphCapture& graphs,
-                                     std::uint64_t frame) {
+                                     std::uint64_t frame, SummaryTiming timing) {
   const std::size_t s = claim_slot(inst, frame);
+  SummarySlot& slot = inst.summaries.slots[s];
+  if (timing.timed) slot.start.record(stream);
   const SummaryShape shape{inst.layout(), inst.memory.get()};
   if (!(shape == inst.summary_graphs.shape)) {
     inst.summary_graphs.shape = shape;
@@ -98,8 +134,15 @@ std::size_t SummaryRequests::request(Instance& inst, cudaStream_t stream, const 
   } else {
     enqueue(stream);
   }
-  inst.summaries.slots[s].done.record(stream);
-  commit(inst, s, nullptr, inst.generation);
+  commit(inst, s, nullptr, inst.generation, frame);
+  if (timing.timed) {
+    slot.end.record(stream);
+    slot.timed = true;
+    slot.timeline_frame = timing.timeline_frame;
+    inst.summaries.untimed = 0;
+  } else {
+    slot.done.record(stream);
+  }
   return s;
 }
 

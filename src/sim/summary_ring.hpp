@@ -1,6 +1,8 @@
 // summary_ring.hpp — asynchronous summaries (population, hash) of an instance: a small ring of
 // requests copied into pinned host memory and polled without waiting; requests made every frame are
-// replayed from cached graphs.
+// replayed from cached graphs. Requests are paced by their cost (core/summary_pacing.hpp): timed
+// ones carry start/end events, read when they are done, whose elapsed time is the pacer's estimate
+// and, in a timed frame, the summary's bar in the timeline.
 #pragma once
 
 #include <array>
@@ -9,8 +11,10 @@
 #include <optional>
 
 #include "core/engine.hpp"
+#include "core/summary_pacing.hpp"
 #include "life_kernels.hpp"
 #include "sim/cuda_handles.hpp"
+#include "sim/timing_ring.hpp"
 
 namespace ls::sim {
 
@@ -23,16 +27,34 @@ inline constexpr std::size_t kSummaryWords = 2;  // population, hash
 /// Device bytes of an instance's summary results (one slot per request in flight).
 inline constexpr std::size_t kSummaryResultBytes = kSummaryRing * kSummaryWords * sizeof(std::uint64_t);
 
+/// A timed summary's cost is measured again after this many untimed ones (summaries that come
+/// every frame are timed only in timed frames, or this often, so that their events cost little).
+inline constexpr int kSummaryRemeasure = 16;
+
 /// One asynchronous summary request: device result -> pinned host memory, then `done`.
 struct SummarySlot {
   std::uint64_t sequence = 0;  // 0: never requested
   std::uint64_t generation = 0;
+  std::uint64_t frame = 0;  // frames started when its state was current
   bool pending = false;
+  /// `start` and `end` were recorded around it: its cost is read when it is done, and `end` is
+  /// its completion event.
+  bool timed = false;
+  /// The timed frame (TimingRing numbering of frames) whose timeline shows it; kNoFrame: none.
+  std::uint64_t timeline_frame = kNoFrame;
   cuda::Event done{cuda::Event::Create{}, false};
+  cuda::Event start{cuda::Event::Create{}};
+  cuda::Event end{cuda::Event::Create{}};
   /// Stream mode `graph`: the engine's event recorded after the frame graph that made this
-  /// summary (one event for all instances instead of one each); null: `done`.
+  /// summary (one event for all instances instead of one each); null: `done` or `end`.
   cudaEvent_t frame_done = nullptr;
-  cudaEvent_t done_event() const { return frame_done ? frame_done : done.get(); }
+  cudaEvent_t done_event() const { return frame_done ? frame_done : timed ? end.get() : done.get(); }
+};
+
+/// How one request is timed (SummaryRequests::request).
+struct SummaryTiming {
+  bool timed = false;                       // events around it (its cost is measured)
+  std::uint64_t timeline_frame = kNoFrame;  // the timed frame it belongs to, if any
 };
 
 /// An instance's requests and the newest finished summary (published by polling in const calls).
@@ -42,8 +64,18 @@ struct InstanceSummaries {
   cuda::PinnedBuffer results_host;  // kSummaryResultBytes
   mutable std::optional<StateSummary> newest;
   mutable std::uint64_t newest_sequence = 0;
+  mutable std::uint64_t newest_frame = 0;   // the newest summary's SummarySlot::frame
   std::uint64_t frame = ~std::uint64_t{0};  // frame of the newest request (none yet)
   int frames = 0;                           // consecutive frames with a request
+  /// Pacing: the cost estimate (fed by poll_summaries from timed requests), the state last asked
+  /// for (generation and origin: an edit gives a new origin), untimed requests since a timed one.
+  mutable SummaryPacer pacer;
+  bool asked = false;
+  std::uint64_t asked_generation = 0;
+  std::uint64_t asked_origin = 0;
+  int untimed = 0;
+  /// Stream mode `graph`: this instance's summary rides on the next frame graph.
+  bool deferred = false;
 };
 
 /// What a summary graph depends on besides the front buffer and the summary slot.
@@ -63,23 +95,37 @@ struct SummaryGraphs {
   }
 };
 
-/// Polls the instance's summary requests (non-blocking) and publishes the newest finished one.
+/// Polls the instance's summary requests (non-blocking) and publishes the newest finished one;
+/// a timed one's GPU time goes to the instance's pacer.
 void poll_summaries(const Instance& inst);
+
+/// The instance's stream work per frame (mean step + display ms of its timed frames), the
+/// reference its summaries are paced against.
+double frame_work_ms(const Instance& inst);
+/// One request opportunity (Engine::request_summaries) for `inst`: whether its summary is due
+/// (SummaryPacer::due on its state, its stream work and its requests in flight).
+bool summary_due(Instance& inst);
+/// Whether a due summary should be timed outside a timed frame: its cost is unknown, it is paced
+/// (every frame counts), or kSummaryRemeasure untimed ones came since the last measurement.
+bool summary_needs_measuring(const Instance& inst);
 
 /// Numbers the requests of all instances, so that the newest finished one wins.
 class SummaryRequests {
  public:
-  /// Enqueues a summary of the instance's current state on `stream` in frame `frame`; returns the
-  /// slot used. Requested in consecutive frames (as the app does), it is replayed from a graph per
-  /// (front buffer, slot).
-  std::size_t request(Instance& inst, cudaStream_t stream, const GraphCapture& graphs, std::uint64_t frame);
+  /// Enqueues a summary of the instance's current state on `stream` in frame `frame` (frames
+  /// started so far), timed as `timing` says; returns the slot used. Requested in consecutive
+  /// frames (as the app does), its kernels are replayed from a graph per (front buffer, slot); the
+  /// timing events stay outside the graph.
+  std::size_t request(Instance& inst, cudaStream_t stream, const GraphCapture& graphs, std::uint64_t frame,
+                      SummaryTiming timing = {});
   /// The parts of request() for a summary enqueued elsewhere (a frame graph): claim_slot picks the
   /// slot for a request in frame `frame`; enqueue_summary enqueues (or captures) its work on `on`;
-  /// commit marks it requested at `generation`, done when `frame_done` is (null: the slot's own
-  /// event, recorded by the caller).
+  /// commit marks it requested at `generation` (current when `state_frame` frames had started),
+  /// done when `frame_done` is (null: the slot's own event, recorded by the caller), untimed.
   static std::size_t claim_slot(Instance& inst, std::uint64_t frame);
   static void enqueue_summary(const Instance& inst, std::size_t s, cudaStream_t on);
-  void commit(Instance& inst, std::size_t s, cudaEvent_t frame_done, std::uint64_t generation);
+  void commit(Instance& inst, std::size_t s, cudaEvent_t frame_done, std::uint64_t generation,
+              std::uint64_t state_frame);
   /// The summary in slot `s` (after its request has finished).
   static StateSummary read(const Instance& inst, std::size_t s);
 

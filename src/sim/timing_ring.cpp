@@ -207,6 +207,15 @@ bool TimingRing::read_frame(const InstanceList& instances, std::size_t s) {
       bars.push_back({i, row, TimelineBar::Kind::display, d0, d1});
       busy += d1 - d0;
     }
+    // The instance's summary asked in this frame (summary_ring.hpp), if its slot still holds it.
+    for (const SummarySlot& sum : instances[i]->summaries.slots) {
+      if (sum.timeline_frame != f || !sum.timed) continue;
+      double s1 = 0;
+      if (!try_elapsed_ms(ref, sum.end.get(), s1)) return false;
+      const double s0 = elapsed_ms(ref, sum.start.get());
+      bars.push_back({i, row, TimelineBar::Kind::summary, s0, s1});
+      busy += s1 - s0;
+    }
   }
   publish(instances, s, std::move(bars), busy);
   return true;
@@ -249,7 +258,7 @@ void TimingRing::publish(const InstanceList& instances, std::size_t s, std::vect
     if (bar.kind == TimelineBar::Kind::step) {
       timing.step.add(bar.end_ms - bar.start_ms);
       timing.generations.add(timing.slots[s].generations);
-    } else {
+    } else if (bar.kind == TimelineBar::Kind::display) {
       timing.display.add(bar.end_ms - bar.start_ms);
     }
   }

@@ -9,6 +9,7 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "ui/format.hpp"
 #include "ui/style.hpp"
 #include "ui/validate.hpp"
 
@@ -167,8 +168,12 @@ void InstancesSection::draw_counts(const InstanceStatus& s) {
   if (s.summary) {
     text_right(format_count(s.summary->population, num, sizeof num));
     if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("%" PRIu64 " live cells at generation %" PRIu64, s.summary->population,
-                        s.summary->generation);
+      char ms[32];
+      ImGui::SetTooltip("%" PRIu64 " live cells at generation %" PRIu64 ", %" PRIu64
+                        " frames ago\nsummary (population, hash): %s ms on the GPU, one every %d frame%s",
+                        s.summary->population, s.summary->generation, s.summary_frames_ago,
+                        format_ms(s.summary_ms, ms, sizeof ms), s.summary_every,
+                        s.summary_every == 1 ? "" : "s");
     }
   } else {
     ImGui::TextDisabled("\xE2\x80\xA6");

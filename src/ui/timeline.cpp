@@ -1,5 +1,5 @@
 // timeline.cpp — the frame timeline: axis and row layout math, hit testing, and drawing with
-// ImDrawList (one row per stream; step and display bars coloured by kind; hover tooltips).
+// ImDrawList (one row per stream; step, display and summary bars coloured by kind; hover tooltips).
 #include "ui/timeline.hpp"
 
 #include <imgui.h>
@@ -14,6 +14,33 @@
 #include "ui/style.hpp"
 
 namespace ls::ui {
+namespace {
+
+ImU32 kind_colour(TimelineBar::Kind kind) {
+  switch (kind) {
+    case TimelineBar::Kind::step:
+      return colour::step;
+    case TimelineBar::Kind::display:
+      return colour::display;
+    case TimelineBar::Kind::summary:
+      return colour::summary;
+  }
+  return colour::step;
+}
+
+}  // namespace
+
+const char* timeline_kind_name(TimelineBar::Kind kind) {
+  switch (kind) {
+    case TimelineBar::Kind::step:
+      return "step";
+    case TimelineBar::Kind::display:
+      return "display";
+    case TimelineBar::Kind::summary:
+      return "summary";
+  }
+  return "";
+}
 
 TimelineAxis timeline_axis(double span_ms, int max_ticks) {
   if (!(span_ms > 0) || !std::isfinite(span_ms)) return TimelineAxis{1, 0.2};
@@ -99,6 +126,7 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
   };
   legend(colour::step, "step");
   legend(colour::display, "display");
+  legend(colour::summary, "summary");
   char num[32];
   ImGui::SameLine(0, style.ItemSpacing.x * 2);
   ImGui::AlignTextToFramePadding();
@@ -172,8 +200,7 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
   const float rounding = g.row_height >= 6 * scale ? 2 * scale : 0;
   for (const TimelineBar& b : bars) {
     const Rect r = g.bar_rect(b, rows_.row_of(b.stream));
-    dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1),
-                      b.kind == TimelineBar::Kind::step ? colour::step : colour::display, rounding);
+    dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), kind_colour(b.kind), rounding);
     // Name the instance inside bars wide and tall enough for it (shared mode puts all on one row).
     if (b.kind == TimelineBar::Kind::step && g.row_height >= line && r.x1 - r.x0 > 4 * line) {
       char label[16];
@@ -196,8 +223,8 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
   char s0[32], s1[32], d[32];
   ImGui::BeginTooltip();
   ImGui::Text("instance %zu  %.*s", b.instance, static_cast<int>(variant.size()), variant.data());
-  ImGui::PushStyleColor(ImGuiCol_Text, b.kind == TimelineBar::Kind::step ? colour::step : colour::display);
-  ImGui::TextUnformatted(b.kind == TimelineBar::Kind::step ? "step" : "display");
+  ImGui::PushStyleColor(ImGuiCol_Text, kind_colour(b.kind));
+  ImGui::TextUnformatted(timeline_kind_name(b.kind));
   ImGui::PopStyleColor();
   ImGui::Text("start     %s ms", format_ms(b.start_ms, s0, sizeof s0));
   ImGui::Text("end       %s ms", format_ms(b.end_ms, s1, sizeof s1));

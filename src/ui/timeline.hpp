@@ -63,6 +63,9 @@ struct TimelineGeometry {
 /// Row height for `rows` rows: `max_row` while they fit in `max_height`, shrinking to `min_row`.
 float timeline_row_height(int rows, float max_height, float min_row, float max_row);
 
+/// The name a bar's kind has in the legend and tooltips: "step", "display", "summary".
+const char* timeline_kind_name(TimelineBar::Kind kind);
+
 /// The bar under (x, y), or -1; where drawn bars overlap, the later one (drawn on top) wins.
 int bar_at(const std::vector<TimelineBar>& bars, const TimelineRows& rows, const TimelineGeometry& g, float x,
            float y);

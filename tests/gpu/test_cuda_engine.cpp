@@ -250,7 +250,13 @@ TEST_F(CudaEngineTest, StepMakesNoHostSyncsAndTimingsArrive) {
   EXPECT_GT(frame.concurrency, 0.0);
   EXPECT_LE(frame.concurrency, 2.0 * static_cast<double>(engine.size()));
   const auto bars = engine.timeline();
-  EXPECT_EQ(bars.size(), 2 * engine.size());  // a step and a display bar per instance
+  // A step and a display bar per instance, and a summary bar for each summary asked right after
+  // the frame's step (the last request above: every instance's, its state new and its summary
+  // cheap).
+  std::vector<int> per_kind(3 * engine.size());
+  for (const auto& bar : bars) ++per_kind[3 * bar.instance + static_cast<std::size_t>(bar.kind)];
+  EXPECT_EQ(bars.size(), 3 * engine.size());
+  for (int n : per_kind) EXPECT_EQ(n, 1);
   for (const auto& bar : bars) {
     EXPECT_GE(bar.start_ms, 0.0);
     EXPECT_GE(bar.end_ms, bar.start_ms);

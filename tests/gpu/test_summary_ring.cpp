@@ -10,6 +10,7 @@
 
 #include "core/engine.hpp"
 #include "core/rule.hpp"
+#include "core/summary_pacing.hpp"
 #include "sim/cuda_engine.hpp"
 
 namespace ls {
@@ -75,8 +76,10 @@ TEST_F(SummaryRingTest, SummariesArriveWhileTheHostStaysFarAhead) {
   EXPECT_EQ(second->generation % 8, 0u);
 
   // A request made while every slot is still in flight is not lost: it replaces the newest pending
-  // one, so once the device is done the summary is of the current state, exactly.
-  engine.request_summaries();
+  // one, so once the device is done the summary is of the current state, exactly. (Summaries are
+  // paced by their cost: requests without a step in between ask the current state within
+  // kMaxSummaryEvery of them, and nothing more once it is asked.)
+  for (int i = 0; i < kMaxSummaryEvery; ++i) engine.request_summaries();
   engine.finish();
   const InstanceStatus now = engine.status(0);
   ASSERT_TRUE(now.summary);

@@ -321,8 +321,9 @@ TEST(Layouts, SummaryEqualsLatticePopulationAndHash) {
   SKIP_WITHOUT_DEVICE();
   DeviceBuffer result(2 * sizeof(std::uint64_t));
   for (Layout layout : kLayouts) {
-    for (Size s : {Size{32, 32}, Size{2048, 1024}, Size{96, 320}}) {
-      for (double p : {0.0, 0.3, 1.0}) {
+    // 4096x2048: the bit layout's threads walk several chunks each (summary_walk.hpp).
+    for (Size s : {Size{32, 32}, Size{2048, 1024}, Size{96, 320}, Size{4096, 2048}}) {
+      for (double p : {0.0, 0.11, 0.3, 1.0}) {
         SCOPED_TRACE(std::string(name(layout)) + " " + std::to_string(s.w) + "x" + std::to_string(s.h) +
                      " p=" + std::to_string(p));
         DeviceBuffer buf(ls::kernels::layout_bytes(layout, s.w, s.h));
@@ -340,6 +341,30 @@ TEST(Layouts, SummaryEqualsLatticePopulationAndHash) {
       }
     }
   }
+}
+
+// A split lattice summarizes its bands in place: a band of the bit layout that starts on a word
+// not 16-byte aligned (3 words a row, 5 rows in) is summarized word by word, and the bands' sums
+// are the whole lattice's.
+TEST(Layouts, BitSummaryOfUnalignedBandsAddsUpToTheLattice) {
+  SKIP_WITHOUT_DEVICE();
+  const int w = 96, h = 320, split = 5;
+  DeviceBuffer buf(ls::kernels::layout_bytes(Layout::bit_cells, w, h));
+  DeviceBuffer result(4 * sizeof(std::uint64_t));
+  const ls::FillThreshold t = ls::fill_threshold(0.3);
+  ls::kernels::launch_random_fill(Layout::bit_cells, buf.get(), w, h, t.threshold, t.all, 8, nullptr);
+  auto* out = result.as<std::uint64_t>();
+  const auto* bits = static_cast<const std::uint32_t*>(buf.get());
+  ls::kernels::launch_summary_rows(Layout::bit_cells, bits, w, split, 0, ls::lattice_hash_base(w, h), out,
+                                   nullptr);
+  ls::kernels::launch_summary_rows(Layout::bit_cells, bits + split * (w / 32), w, h - split, split, 0,
+                                   out + 2, nullptr);
+  std::uint64_t got[4];
+  CUDA_CHECK(cudaMemcpy(got, result.get(), sizeof got, cudaMemcpyDeviceToHost));
+  const Lattice want = Lattice::random(w, h, 0.3, 8);
+  EXPECT_EQ(got[0] + got[2], want.population());
+  EXPECT_EQ(got[1] + got[3], want.hash());
+  EXPECT_GT(got[2], 0u);
 }
 
 // set_cell changes exactly the one cell it names, in every layout.

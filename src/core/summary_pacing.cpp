@@ -1,0 +1,37 @@
+// summary_pacing.cpp — implements summary_pacing.hpp.
+#include "core/summary_pacing.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ls {
+
+int summary_every(double cost_ms, double work_ms) {
+  if (!(cost_ms > 0)) return 1;
+  const double allowed = kSummaryBudget * std::max(std::isfinite(work_ms) ? work_ms : 0.0, kSummaryFloorMs);
+  const double frames = std::ceil(cost_ms / allowed - 1e-9);
+  if (!(frames < kMaxSummaryEvery)) return kMaxSummaryEvery;
+  return std::max(1, static_cast<int>(frames));
+}
+
+void SummaryPacer::observe_cost(double ms) {
+  if (!(ms >= 0) || !std::isfinite(ms)) return;
+  cost_ms_ = ms;
+  measured_ = true;
+}
+
+void SummaryPacer::forget_cost() {
+  cost_ms_ = 0;
+  measured_ = false;
+}
+
+bool SummaryPacer::due(bool changed, double work_ms, bool in_flight) {
+  ++since_;
+  if (!changed) return false;
+  if (!measured_ && in_flight) return false;
+  if (since_ < static_cast<std::uint64_t>(every(work_ms))) return false;
+  since_ = 0;
+  return true;
+}
+
+}  // namespace ls

@@ -1,0 +1,101 @@
+// test_summary_pacing.cpp — summaries paced by their cost: cheap ones every frame, a huge
+// lattice's within the budget, pacing back to every frame when the cost drops, nothing asked of a
+// state already summarized.
+#include <gtest/gtest.h>
+
+#include "core/summary_pacing.hpp"
+
+namespace ls {
+namespace {
+
+/// Requests made by `pacer` over `frames` frames, each frame changing the state (a running app),
+/// with the summaries finishing at once (nothing in flight).
+int requests_over(SummaryPacer& pacer, int frames, double work_ms) {
+  int n = 0;
+  for (int f = 0; f < frames; ++f) n += pacer.due(true, work_ms, false) ? 1 : 0;
+  return n;
+}
+
+TEST(SummaryPacing, AFiveMicrosecondSummaryInAHundredMicrosecondFrameComesEveryFrame) {
+  SummaryPacer pacer;
+  pacer.observe_cost(0.005);
+  EXPECT_EQ(pacer.every(0.1), 1);
+  EXPECT_EQ(requests_over(pacer, 100, 0.1), 100);
+}
+
+TEST(SummaryPacing, AHugeLatticesSummaryComesAtMostOnceInThirtyFrames) {
+  // The 524288² bitpacked instance on an H200: 150 ms of summary, 31 ms of stream work.
+  SummaryPacer pacer;
+  pacer.observe_cost(150);
+  EXPECT_GE(pacer.every(31), 30);
+  const int frames = 3000;
+  const int n = requests_over(pacer, frames, 31);
+  EXPECT_LE(n * 30, frames);
+  // Within the budget: the summaries' GPU time over the run is at most kSummaryBudget of the
+  // stream work (plus the first summary, taken before anything was known).
+  EXPECT_LE((n - 1) * 150.0, kSummaryBudget * 31 * frames);
+  // ... and not far below it: the pacing does not starve the cross-check.
+  EXPECT_GE(n * 150.0, 0.5 * kSummaryBudget * 31 * frames);
+}
+
+TEST(SummaryPacing, WhenTheCostDropsPacingReturnsToEveryFrame) {
+  SummaryPacer pacer;
+  pacer.observe_cost(150);
+  ASSERT_TRUE(pacer.due(true, 31, false));  // the first: never asked before
+  EXPECT_FALSE(pacer.due(true, 31, false));
+  pacer.observe_cost(0.004);  // the lattice emptied (or was replaced by a small one)
+  EXPECT_EQ(pacer.every(31), 1);
+  EXPECT_EQ(requests_over(pacer, 10, 31), 10);
+}
+
+TEST(SummaryPacing, AnUnchangedStateIsNeverSummarizedAgain) {
+  SummaryPacer pacer;
+  pacer.observe_cost(0.005);
+  ASSERT_TRUE(pacer.due(true, 0.1, false));
+  for (int f = 0; f < 50; ++f) EXPECT_FALSE(pacer.due(false, 0.1, false));  // paused
+  EXPECT_TRUE(pacer.due(true, 0.1, false));                                 // an edit
+}
+
+TEST(SummaryPacing, AnEditWhilePausedIsSummarizedOnceItsTurnComes) {
+  // A huge lattice paused after a summary: a drawn cell is summarized after the paced number of
+  // redraws even though no frame is stepped, and the state is then left alone.
+  SummaryPacer pacer;
+  pacer.observe_cost(150);
+  ASSERT_TRUE(pacer.due(true, 31, false));
+  const int every = pacer.every(31);
+  int calls = 1;
+  while (!pacer.due(true, 31, false)) ++calls;
+  EXPECT_EQ(calls, every);
+  EXPECT_FALSE(pacer.due(false, 31, false));
+}
+
+TEST(SummaryPacing, AnUnmeasuredSummaryInFlightIsNotAskedAgain) {
+  SummaryPacer pacer;
+  ASSERT_TRUE(pacer.due(true, 31, false));
+  for (int f = 0; f < 10; ++f) EXPECT_FALSE(pacer.due(true, 31, true));
+  // Once its cost is known the pacing takes over (here: cheap, so at once).
+  pacer.observe_cost(0.01);
+  EXPECT_TRUE(pacer.due(true, 31, true));
+}
+
+TEST(SummaryPacing, EveryIsTheSmallestFrameCountWithinTheBudget) {
+  // 1 ms of summary against 2 ms of work at a 10% budget: 0.2 ms per frame, so 5 frames.
+  EXPECT_EQ(summary_every(1.0, 2.0), 5);
+  // Work below the floor counts as the floor: 50 us fit in every frame.
+  EXPECT_EQ(summary_every(kSummaryBudget * kSummaryFloorMs, 0.001), 1);
+  EXPECT_EQ(summary_every(2 * kSummaryBudget * kSummaryFloorMs, 0.001), 2);
+  EXPECT_EQ(summary_every(0, 31), 1);
+  EXPECT_EQ(summary_every(1e12, 31), kMaxSummaryEvery);
+}
+
+TEST(SummaryPacing, ForgettingTheCostAsksAtOnce) {
+  SummaryPacer pacer;
+  pacer.observe_cost(150);
+  ASSERT_TRUE(pacer.due(true, 31, false));
+  pacer.forget_cost();
+  EXPECT_FALSE(pacer.measured());
+  EXPECT_TRUE(pacer.due(true, 31, false));
+}
+
+}  // namespace
+}  // namespace ls
