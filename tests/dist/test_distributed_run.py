@@ -158,6 +158,8 @@ def case_bad_input(exe, tmp):
         (["--generations", "10", "--width", "33"], True),
         (["--generations", "10", "--height", "64"], False),  # 3 ranks: a band would have no rows
         (["--script", os.path.join(tmp, "x.script")], False),
+        # A list of GPUs contradicts --backend cpu: refused as a one-process run refuses it.
+        (["--generations", "10", "--devices", "0,1"], True),
     ]
     rcdir = os.path.join(tmp, "rc")
     for args, plain_has_it in cases:
