@@ -120,12 +120,9 @@ __global__ void set_cell_kernel(Layout layout, void* cells, std::size_t index, b
 
 /// Adds the block's population and hash (each thread's part) to result[0], result[1]; block 0
 /// adds `base` to the hash. Warp, then block reduction; one atomic per block and quantity (sums
-/// mod 2^64 commute). With `publish`, result[2] counts the blocks done, and the last one moves the
-/// sums to publish[0..1] and leaves result[0..2] zero for the next launch (the last-block pattern:
-/// each block's sums are made visible before it takes its ticket).
+/// mod 2^64 commute).
 __device__ __forceinline__ void add_summary(unsigned long long population, unsigned long long hash,
-                                            std::uint64_t base, unsigned long long* result,
-                                            unsigned long long* publish) {
+                                            std::uint64_t base, unsigned long long* result) {
 #pragma unroll
   for (int off = 16; off > 0; off /= 2) {
     population += __shfl_down_sync(0xffffffffu, population, off);
@@ -150,22 +147,13 @@ __device__ __forceinline__ void add_summary(unsigned long long population, unsig
       if (blockIdx.x == 0) hash += base;
       atomicAdd(&result[0], population);
       atomicAdd(&result[1], hash);
-      if (publish) {
-        __threadfence();
-        if (atomicAdd(&result[2], 1ull) == gridDim.x - 1ull) {
-          publish[0] = atomicExch(&result[0], 0ull);
-          publish[1] = atomicExch(&result[1], 0ull);
-          atomicExch(&result[2], 0ull);
-          __threadfence_system();
-        }
-      }
     }
   }
 }
 
 template <Layout L>
 __global__ void summary_kernel(const void* cells, int width, std::uint32_t first_row, std::uint64_t base,
-                               std::size_t words, unsigned long long* result, unsigned long long* publish) {
+                               std::size_t words, unsigned long long* result) {
   const int words_per_row = width / 32;
   unsigned long long population = 0, hash = 0;
   for (std::size_t j = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; j < words;
@@ -180,7 +168,7 @@ __global__ void summary_kernel(const void* cells, int width, std::uint32_t first
       hash += cell_hash(x0 + i, y);
     }
   }
-  add_summary(population, hash, base, result, publish);
+  add_summary(population, hash, base, result);
 }
 
 /// Chunk c of a bit-layout lattice (summary_walk's loader): two 16-byte loads where the words are
@@ -210,12 +198,12 @@ struct ChunkLoad {
 template <bool Aligned>
 __global__ void summary_bits_kernel(const std::uint32_t* cells, std::uint32_t words_per_row,
                                     std::uint32_t first_row, std::uint64_t base, std::size_t words,
-                                    unsigned long long* result, unsigned long long* publish) {
+                                    unsigned long long* result) {
   const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   const SummaryPart part =
       summary_walk(ChunkLoad<Aligned>{cells, words}, words, words_per_row, first_row, thread, threads);
-  add_summary(part.population, part.hash, base, result, publish);
+  add_summary(part.population, part.hash, base, result);
 }
 
 // Chunks a thread of the bit summary walks at least (where the lattice is large enough for the
@@ -223,6 +211,8 @@ __global__ void summary_bits_kernel(const std::uint32_t* cells, std::uint32_t wo
 // words at 11% density: ~113 cells a lane, the warp's slowest lane ~15% above the mean; a
 // 524288² lattice on the capped grid gives each thread ~500 chunks, ~1% apart).
 constexpr long long kChunksPerThread = 4;
+/// Below this many words the bit summary takes a word per thread (summary_launch).
+constexpr std::size_t kWalkMinWords = std::size_t{1} << 22;
 
 std::size_t cell_count(int width, int height) {
   return static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
@@ -325,26 +315,32 @@ void launch_summary(Layout layout, const void* cells, int width, int height, std
 
 namespace {
 
-/// The summary kernels' launch: `publish` null = sums left in result[0..1] (zeroed first here).
+/// The summary kernels' launch: the sums go to result[0..1] (zeroed first here).
 void summary_launch(Layout layout, const void* cells, int width, int rows, int first_row, std::uint64_t base,
-                    std::uint64_t* result, std::uint64_t* publish, cudaStream_t stream) {
+                    std::uint64_t* result, cudaStream_t stream) {
   static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t));
-  if (!publish) CUDA_CHECK(cudaMemsetAsync(result, 0, 2 * sizeof(std::uint64_t), stream));
+  CUDA_CHECK(cudaMemsetAsync(result, 0, 2 * sizeof(std::uint64_t), stream));
   const std::size_t words = cell_count(width, rows) / 32;
   const int blocks = blocks_for(static_cast<long long>(words));
   auto* out = reinterpret_cast<unsigned long long*>(result);
-  auto* pub = reinterpret_cast<unsigned long long*>(publish);
   const auto y0 = static_cast<std::uint32_t>(first_row);
   switch (layout) {
     case Layout::int32_cells:
       summary_kernel<Layout::int32_cells>
-          <<<blocks, kThreads, 0, stream>>>(cells, width, y0, base, words, out, pub);
+          <<<blocks, kThreads, 0, stream>>>(cells, width, y0, base, words, out);
       break;
     case Layout::byte_cells:
-      summary_kernel<Layout::byte_cells>
-          <<<blocks, kThreads, 0, stream>>>(cells, width, y0, base, words, out, pub);
+      summary_kernel<Layout::byte_cells><<<blocks, kThreads, 0, stream>>>(cells, width, y0, base, words, out);
       break;
     case Layout::bit_cells: {
+      // A lattice of a few million words or fewer: one word per thread, the widest grid (the walk
+      // below gives a 1024² lattice 4 blocks, and each summary ~40 us instead of a few: 16 x 1024²
+      // in the app fell from 1139 to 579 frames/s, H200). Larger ones walk their chunks.
+      if (words < kWalkMinWords) {
+        summary_kernel<Layout::bit_cells>
+            <<<blocks, kThreads, 0, stream>>>(cells, width, y0, base, words, out);
+        break;
+      }
       const auto* bits = static_cast<const std::uint32_t*>(cells);
       const auto words_per_row = static_cast<std::uint32_t>(width / 32);
       const long long chunks = static_cast<long long>((words + kWalkWords - 1) / kWalkWords);
@@ -352,10 +348,10 @@ void summary_launch(Layout layout, const void* cells, int width, int rows, int f
       // A band of a split lattice starts after its halo rows: 16-byte aligned only where they are.
       if (reinterpret_cast<std::uintptr_t>(bits) % alignof(uint4) == 0)
         summary_bits_kernel<true>
-            <<<walkers, kThreads, 0, stream>>>(bits, words_per_row, y0, base, words, out, pub);
+            <<<walkers, kThreads, 0, stream>>>(bits, words_per_row, y0, base, words, out);
       else
         summary_bits_kernel<false>
-            <<<walkers, kThreads, 0, stream>>>(bits, words_per_row, y0, base, words, out, pub);
+            <<<walkers, kThreads, 0, stream>>>(bits, words_per_row, y0, base, words, out);
       break;
     }
   }
@@ -366,14 +362,7 @@ void summary_launch(Layout layout, const void* cells, int width, int rows, int f
 
 void launch_summary_rows(Layout layout, const void* cells, int width, int rows, int first_row,
                          std::uint64_t base, std::uint64_t* result, cudaStream_t stream) {
-  summary_launch(layout, cells, width, rows, first_row, base, result, nullptr, stream);
-}
-
-void launch_summary_publish(Layout layout, const void* cells, int width, int height, std::uint64_t* scratch,
-                            std::uint64_t* out, cudaStream_t stream) {
-  summary_launch(layout, cells, width, height, 0,
-                 lattice_hash_base(static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height)),
-                 scratch, out, stream);
+  summary_launch(layout, cells, width, rows, first_row, base, result, stream);
 }
 
 }  // namespace ls::kernels
