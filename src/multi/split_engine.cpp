@@ -56,6 +56,11 @@ std::string SplitEngine::device_name() const {
 
 int SplitEngine::cuda_device() const { return devices_.front(); }
 
+std::vector<int> SplitEngine::instance_devices(std::size_t index) const {
+  at(index);
+  return devices_;
+}
+
 SplitEngine::Entry& SplitEngine::at(std::size_t index) const {
   if (index >= instances_.size())
     throw InputError("instance " + std::to_string(index) + " does not exist (there are " +

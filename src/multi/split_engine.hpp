@@ -35,6 +35,8 @@ class SplitEngine final : public Engine {
   int cuda_device() const override;
   std::size_t size() const override { return instances_.size(); }
   const std::vector<int>& devices() const { return devices_; }
+  /// Every instance is split over all the devices.
+  std::vector<int> instance_devices(std::size_t index) const override;
 
   void add(const InstanceSpec& spec) override;
   void remove(std::size_t index) override;
