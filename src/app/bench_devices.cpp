@@ -31,7 +31,8 @@ namespace ls {
 namespace {
 
 // As bench.cpp's one-GPU rows: a warm-up, then the median of kRepeats repeats of about
-// kTargetRepeatMs each (sized on the one-GPU run, so both runs step the same generations).
+// kTargetRepeatMs each on the GPUs together (sized on the one-GPU run, so that both runs step the
+// same generations).
 constexpr int kRepeats = 7;
 constexpr double kTargetRepeatMs = 25.0;
 constexpr int kMaxFramesPerRepeat = 4000;
@@ -210,14 +211,13 @@ struct Measured {
   std::vector<std::uint64_t> hashes;
 };
 
-/// Warm-up, then kRepeats repeats of `frames` frames (0: sized to about kTargetRepeatMs), then
-/// every instance's hash.
-Measured measure(Work& work, int k, int frames) {
+/// Warm-up, then kRepeats repeats of `frames` frames (0: sized to about `target_ms`), then every
+/// instance's hash.
+Measured measure(Work& work, int k, int frames, double target_ms) {
   double one = time_frames(work, 2, k).ms;
   one = std::min(one, time_frames(work, 2, k).ms);
   if (frames == 0)
-    frames = std::clamp(static_cast<int>(std::ceil(kTargetRepeatMs / std::max(one, 1e-4))), 1,
-                        kMaxFramesPerRepeat);
+    frames = std::clamp(static_cast<int>(std::ceil(target_ms / std::max(one, 1e-4))), 1, kMaxFramesPerRepeat);
   std::vector<double> ms, host;
   for (int r = 0; r < kRepeats; ++r) {
     const Timed t = time_frames(work, frames, k);
@@ -239,17 +239,18 @@ Row measure_row(const Config& c, const Rule& rule, const std::vector<int>& devic
   row.devices = devices;
   const double cells = static_cast<double>(c.width) * c.height * c.instances * c.k;
   // The one-GPU run first, released before the multi-GPU run allocates: a lattice too large for
-  // one GPU has no one-GPU figure, and the others' runs never share memory.
+  // one GPU has no one-GPU figure, and the others' runs never share memory. Its repeats are sized
+  // so that the multi-GPU run's, stepping as many generations, still take about kTargetRepeatMs.
   std::optional<Measured> one;
   try {
     auto work = make_work(c, rule, {devices.front()});
-    one = measure(*work, c.k, 0);
+    one = measure(*work, c.k, 0, kTargetRepeatMs * static_cast<double>(devices.size()));
     row.one_gpu_cups = cells / (one->ms * 1e-3);
   } catch (const InputError& e) {
     row.one_gpu_missing = e.what();
   }
   auto work = make_work(c, rule, devices);
-  const Measured many = measure(*work, c.k, one ? one->frames : 0);
+  const Measured many = measure(*work, c.k, one ? one->frames : 0, kTargetRepeatMs);
   row.median_ms = many.ms;
   row.host_ms = many.host_ms;
   row.frames = many.frames;
