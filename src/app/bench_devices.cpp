@@ -41,9 +41,20 @@ constexpr double kDensity = 0.35;
 constexpr int kDefaultSpreadPerGpu = 64;  // the app's instance limit per GPU
 constexpr int kMaxTestBands = 8;
 
-enum class Layout { split, spread };
+// spread_one_thread: the spread rows' instances enqueued by the calling thread alone, GPU after GPU
+// each frame (what a frame loop without per-GPU threads does), against one thread per GPU.
+enum class Layout { split, spread, spread_one_thread };
 
-std::string_view layout_name(Layout l) { return l == Layout::split ? "split" : "spread"; }
+std::string_view layout_name(Layout l) {
+  switch (l) {
+    case Layout::split:
+      return "split";
+    case Layout::spread:
+      return "spread";
+    default:
+      return "spread-1t";
+  }
+}
 
 struct Config {
   Layout layout = Layout::split;
@@ -118,14 +129,16 @@ class SplitWork final : public Work {
   multi::SplitEngine engine_;
 };
 
-/// Instances dealt round-robin over the devices: one CudaEngine per device, made, stepped and
-/// released by that device's host thread (multi::DeviceWorkers), which makes it current once.
-/// With one device: all instances on one engine, the same way — the spread rows' baseline, and
-/// the split rows' (one lattice on one GPU's CUDA engine).
+/// Instances dealt round-robin over the devices: one CudaEngine per device, made and released by
+/// that device's host thread (multi::DeviceWorkers), which makes it current once. Each frame is
+/// handed to every GPU's thread, which enqueues it (as the app's frame loop would hand it out), or
+/// with `calling_thread` enqueued by the calling thread, GPU after GPU. With one device and the
+/// calling thread: all instances on one engine stepped by the caller — the one-GPU app, every
+/// row's baseline.
 class SpreadWork final : public Work {
  public:
-  SpreadWork(const std::vector<int>& devices, const Config& c, const Rule& rule)
-      : workers_(devices), engines_(devices.size()), count_(c.instances) {
+  SpreadWork(const std::vector<int>& devices, const Config& c, const Rule& rule, bool calling_thread)
+      : workers_(devices), engines_(devices.size()), count_(c.instances), calling_thread_(calling_thread) {
     const int slots = static_cast<int>(devices.size());
     try {
       workers_.run_on_all([&](int slot) {
@@ -145,10 +158,16 @@ class SpreadWork final : public Work {
   SpreadWork& operator=(const SpreadWork&) = delete;
 
   void enqueue(int frames, int k) override {
-    // Each GPU's thread enqueues the whole repeat for its engine: no hand-off per frame.
-    workers_.run_on_all([&](int slot) {
-      for (int f = 0; f < frames; ++f) engines_[static_cast<std::size_t>(slot)]->step(k);
-    });
+    for (int f = 0; f < frames; ++f) {
+      if (!calling_thread_) {
+        workers_.run_on_all([&](int slot) { engines_[static_cast<std::size_t>(slot)]->step(k); });
+        continue;
+      }
+      for (std::size_t slot = 0; slot < engines_.size(); ++slot) {
+        CUDA_CHECK(cudaSetDevice(workers_.device(slot)));
+        engines_[slot]->step(k);
+      }
+    }
   }
   void wait() override {
     workers_.run_on_all([](int) { CUDA_CHECK(cudaDeviceSynchronize()); });
@@ -176,6 +195,7 @@ class SpreadWork final : public Work {
   multi::DeviceWorkers workers_;
   std::vector<std::unique_ptr<CudaEngine>> engines_;
   int count_ = 0;
+  bool calling_thread_ = false;
 };
 
 // ---- timing -----------------------------------------------------------------------------------
@@ -227,10 +247,11 @@ Measured measure(Work& work, int k, int frames, double target_ms) {
   return {median(ms), median(host), frames, work.hashes()};
 }
 
+/// The row's work on `devices`; on one device, the baseline: the one-GPU app's way.
 std::unique_ptr<Work> make_work(const Config& c, const Rule& rule, const std::vector<int>& devices) {
-  if (c.layout == Layout::split && devices.size() > 1)
-    return std::make_unique<SplitWork>(devices, spec_of(c, rule, 0));
-  return std::make_unique<SpreadWork>(devices, c, rule);
+  if (devices.size() == 1) return std::make_unique<SpreadWork>(devices, c, rule, true);
+  if (c.layout == Layout::split) return std::make_unique<SplitWork>(devices, spec_of(c, rule, 0));
+  return std::make_unique<SpreadWork>(devices, c, rule, c.layout == Layout::spread_one_thread);
 }
 
 Row measure_row(const Config& c, const Rule& rule, const std::vector<int>& devices) {
@@ -278,8 +299,8 @@ std::vector<Config> sweep(const DevicesBench& b) {
       add_unique(out, {Layout::split, Variant::bitpacked, n, n, 1, StreamMode::per_instance, kDefaultK, 1});
     for (StreamMode m : {StreamMode::per_instance, StreamMode::graph})
       for (const int k : {1, kDefaultK})
-        add_unique(out,
-                   {Layout::spread, Variant::bitpacked, 1024, 1024, kDefaultSpreadPerGpu * gpus, m, k, 1});
+        for (Layout l : {Layout::spread, Layout::spread_one_thread})
+          add_unique(out, {l, Variant::bitpacked, 1024, 1024, kDefaultSpreadPerGpu * gpus, m, k, 1});
     return out;
   }
   const auto variants = b.variants.value_or(std::vector<Variant>{Variant::bitpacked});
@@ -300,7 +321,9 @@ std::vector<Config> sweep(const DevicesBench& b) {
             continue;
           }
           for (StreamMode m : modes)
-            for (const int t : periods) add_unique(out, {Layout::spread, v, w, h, n, m, depth(v, k), t});
+            for (const int t : periods)
+              for (Layout l : {Layout::spread, Layout::spread_one_thread})
+                add_unique(out, {l, v, w, h, n, m, depth(v, k), t});
         }
   }
   return out;
@@ -390,13 +413,14 @@ int run_devices_bench(const DevicesBench& b) {
   std::printf(
       "split: one lattice cut into horizontal bands, one per GPU, halo rows swapped by peer copies after\n"
       "  every launch, a host thread per GPU. spread: the instances dealt round-robin over the GPUs, one\n"
-      "  CUDA engine per GPU, each stepped by its own host thread. 1 GPU: the same work on GPU %d alone\n"
-      "  (the CUDA engine, one host thread), measured in the same run; vs 1 GPU: the ratio of the cell\n"
-      "  update rates; same hash: every instance's final state hash equals the 1-GPU run's (both step the\n"
-      "  same generations). A frame is one launch of k generations on every instance; events of different\n"
-      "  GPUs cannot be compared, so each repeat is timed by the host clock from every GPU idle to the end\n"
-      "  of a final synchronization of each; the median of %d repeats after a warm-up. host ms: the\n"
-      "  enqueue time per frame.\n\n",
+      "  CUDA engine per GPU, each frame handed to every GPU's own host thread; spread-1t: the same, every\n"
+      "  GPU's part enqueued by the one calling thread instead. 1 GPU: the same work on GPU %d alone (one\n"
+      "  CUDA engine stepped by the calling thread, as the one-GPU app), measured in the same run; vs 1\n"
+      "  GPU: the ratio of the cell update rates; same hash: every instance's final state hash equals the\n"
+      "  1-GPU run's (both step the same generations). A frame is one launch of k generations on every\n"
+      "  instance; events of different GPUs cannot be compared, so each repeat is timed by the host clock\n"
+      "  from every GPU idle to the end of a final synchronization of each; the median of %d repeats after\n"
+      "  a warm-up. host ms: the enqueue time per frame.\n\n",
       b.devices.front(), kRepeats);
   std::fflush(stdout);
 
@@ -419,7 +443,7 @@ int run_devices_bench(const DevicesBench& b) {
     }
   }
 
-  std::printf("%-6s %-10s %-13s %9s %-8s %-12s %3s %15s %15s %8s %9s %9s\n", "layout", "variant", "lattice",
+  std::printf("%-9s %-10s %-13s %9s %-8s %-12s %3s %15s %15s %8s %9s %9s\n", "layout", "variant", "lattice",
               "instances", "devices", "stream mode", "k", "cell updates/s", "1 GPU", "vs 1 GPU", "same hash",
               "host ms");
   for (const Row& r : rows) {
@@ -430,7 +454,7 @@ int run_devices_bench(const DevicesBench& b) {
     const std::string speedup =
         r.one_gpu_cups ? number(std::round(r.cups / *r.one_gpu_cups * 100) / 100) + "x" : std::string("-");
     const char* same = r.same_hashes ? (*r.same_hashes ? "yes" : "NO") : "-";
-    std::printf("%-6s %-10s %-13s %9d %-8s %-12s %3d %15.3e %15s %8s %9s %9.4f\n",
+    std::printf("%-9s %-10s %-13s %9d %-8s %-12s %3d %15.3e %15s %8s %9s %9.4f\n",
                 std::string(layout_name(c.layout)).c_str(), std::string(variant_name(c.variant)).c_str(),
                 lattice.c_str(), c.instances, device_list(r.devices, ',').c_str(), mode_of(c).c_str(), c.k,
                 r.cups, one, speedup.c_str(), same, r.host_ms);

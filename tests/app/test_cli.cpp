@@ -172,16 +172,18 @@ TEST(Cli, BenchDevicesRowsEndAtTheOneGpuRunsHashes) {
             0)
       << dir.read("out.txt");
   const std::string j = dir.read("b.json");
-  // naive and bitpacked, each split (one lattice) and spread (5 instances).
+  // naive and bitpacked, each split (one lattice) and spread (5 instances) by a thread per GPU
+  // and by the calling thread alone.
   EXPECT_EQ(count_of(j, "\"layout\": \"split\""), 2u) << j;
   EXPECT_EQ(count_of(j, "\"layout\": \"spread\""), 2u) << j;
-  EXPECT_EQ(count_of(j, "\"devices\": [0,0]"), 4u) << j;
-  EXPECT_EQ(count_of(j, "\"same_hash_as_one_gpu\": true"), 4u) << j;
+  EXPECT_EQ(count_of(j, "\"layout\": \"spread-1t\""), 2u) << j;
+  EXPECT_EQ(count_of(j, "\"devices\": [0,0]"), 6u) << j;
+  EXPECT_EQ(count_of(j, "\"same_hash_as_one_gpu\": true"), 6u) << j;
   EXPECT_EQ(count_of(j, "\"speedup_vs_one_gpu\": null"), 0u) << j;
-  EXPECT_EQ(count_of(j, "\"speedup_vs_one_gpu\": "), 4u) << j;
+  EXPECT_EQ(count_of(j, "\"speedup_vs_one_gpu\": "), 6u) << j;
   const std::string out = dir.read("out.txt");
   EXPECT_NE(out.find("vs 1 GPU"), std::string::npos) << out;
-  EXPECT_EQ(count_of(out, " yes "), 4u) << out;
+  EXPECT_EQ(count_of(out, " yes "), 6u) << out;
 
   // One device without the test hook: the one-GPU rows, each naming its device.
   ASSERT_EQ(shell(dir, quoted_app() + " bench --devices 0 --variants bitpacked --sizes 1024 --json one.json"),
