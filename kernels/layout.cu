@@ -120,9 +120,12 @@ __global__ void set_cell_kernel(Layout layout, void* cells, std::size_t index, b
 
 /// Adds the block's population and hash (each thread's part) to result[0], result[1]; block 0
 /// adds `base` to the hash. Warp, then block reduction; one atomic per block and quantity (sums
-/// mod 2^64 commute).
+/// mod 2^64 commute). With `publish`, result[2] counts the blocks done, and the last one moves the
+/// sums to publish[0..1] and leaves result[0..2] zero for the next launch (the last-block pattern:
+/// each block's sums are made visible before it takes its ticket).
 __device__ __forceinline__ void add_summary(unsigned long long population, unsigned long long hash,
-                                            std::uint64_t base, unsigned long long* result) {
+                                            std::uint64_t base, unsigned long long* result,
+                                            unsigned long long* publish) {
 #pragma unroll
   for (int off = 16; off > 0; off /= 2) {
     population += __shfl_down_sync(0xffffffffu, population, off);
@@ -147,13 +150,22 @@ __device__ __forceinline__ void add_summary(unsigned long long population, unsig
       if (blockIdx.x == 0) hash += base;
       atomicAdd(&result[0], population);
       atomicAdd(&result[1], hash);
+      if (publish) {
+        __threadfence();
+        if (atomicAdd(&result[2], 1ull) == gridDim.x - 1ull) {
+          publish[0] = atomicExch(&result[0], 0ull);
+          publish[1] = atomicExch(&result[1], 0ull);
+          atomicExch(&result[2], 0ull);
+          __threadfence_system();
+        }
+      }
     }
   }
 }
 
 template <Layout L>
 __global__ void summary_kernel(const void* cells, int width, std::uint32_t first_row, std::uint64_t base,
-                               std::size_t words, unsigned long long* result) {
+                               std::size_t words, unsigned long long* result, unsigned long long* publish) {
   const int words_per_row = width / 32;
   unsigned long long population = 0, hash = 0;
   for (std::size_t j = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; j < words;
@@ -168,7 +180,7 @@ __global__ void summary_kernel(const void* cells, int width, std::uint32_t first
       hash += cell_hash(x0 + i, y);
     }
   }
-  add_summary(population, hash, base, result);
+  add_summary(population, hash, base, result, publish);
 }
 
 /// Chunk c of a bit-layout lattice (summary_walk's loader): two 16-byte loads where the words are
@@ -198,12 +210,12 @@ struct ChunkLoad {
 template <bool Aligned>
 __global__ void summary_bits_kernel(const std::uint32_t* cells, std::uint32_t words_per_row,
                                     std::uint32_t first_row, std::uint64_t base, std::size_t words,
-                                    unsigned long long* result) {
+                                    unsigned long long* result, unsigned long long* publish) {
   const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   const SummaryPart part =
       summary_walk(ChunkLoad<Aligned>{cells, words}, words, words_per_row, first_row, thread, threads);
-  add_summary(part.population, part.hash, base, result);
+  add_summary(part.population, part.hash, base, result, publish);
 }
 
 // Chunks a thread of the bit summary walks at least (where the lattice is large enough for the
@@ -311,21 +323,26 @@ void launch_summary(Layout layout, const void* cells, int width, int height, std
       stream);
 }
 
-void launch_summary_rows(Layout layout, const void* cells, int width, int rows, int first_row,
-                         std::uint64_t base, std::uint64_t* result, cudaStream_t stream) {
+namespace {
+
+/// The summary kernels' launch: `publish` null = sums left in result[0..1] (zeroed first here).
+void summary_launch(Layout layout, const void* cells, int width, int rows, int first_row, std::uint64_t base,
+                    std::uint64_t* result, std::uint64_t* publish, cudaStream_t stream) {
   static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t));
-  CUDA_CHECK(cudaMemsetAsync(result, 0, 2 * sizeof(std::uint64_t), stream));
+  if (!publish) CUDA_CHECK(cudaMemsetAsync(result, 0, 2 * sizeof(std::uint64_t), stream));
   const std::size_t words = cell_count(width, rows) / 32;
   const int blocks = blocks_for(static_cast<long long>(words));
   auto* out = reinterpret_cast<unsigned long long*>(result);
+  auto* pub = reinterpret_cast<unsigned long long*>(publish);
   const auto y0 = static_cast<std::uint32_t>(first_row);
   switch (layout) {
     case Layout::int32_cells:
       summary_kernel<Layout::int32_cells>
-          <<<blocks, kThreads, 0, stream>>>(cells, width, y0, base, words, out);
+          <<<blocks, kThreads, 0, stream>>>(cells, width, y0, base, words, out, pub);
       break;
     case Layout::byte_cells:
-      summary_kernel<Layout::byte_cells><<<blocks, kThreads, 0, stream>>>(cells, width, y0, base, words, out);
+      summary_kernel<Layout::byte_cells>
+          <<<blocks, kThreads, 0, stream>>>(cells, width, y0, base, words, out, pub);
       break;
     case Layout::bit_cells: {
       const auto* bits = static_cast<const std::uint32_t*>(cells);
@@ -335,14 +352,28 @@ void launch_summary_rows(Layout layout, const void* cells, int width, int rows, 
       // A band of a split lattice starts after its halo rows: 16-byte aligned only where they are.
       if (reinterpret_cast<std::uintptr_t>(bits) % alignof(uint4) == 0)
         summary_bits_kernel<true>
-            <<<walkers, kThreads, 0, stream>>>(bits, words_per_row, y0, base, words, out);
+            <<<walkers, kThreads, 0, stream>>>(bits, words_per_row, y0, base, words, out, pub);
       else
         summary_bits_kernel<false>
-            <<<walkers, kThreads, 0, stream>>>(bits, words_per_row, y0, base, words, out);
+            <<<walkers, kThreads, 0, stream>>>(bits, words_per_row, y0, base, words, out, pub);
       break;
     }
   }
   CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+void launch_summary_rows(Layout layout, const void* cells, int width, int rows, int first_row,
+                         std::uint64_t base, std::uint64_t* result, cudaStream_t stream) {
+  summary_launch(layout, cells, width, rows, first_row, base, result, nullptr, stream);
+}
+
+void launch_summary_publish(Layout layout, const void* cells, int width, int height, std::uint64_t* scratch,
+                            std::uint64_t* out, cudaStream_t stream) {
+  summary_launch(layout, cells, width, height, 0,
+                 lattice_hash_base(static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height)),
+                 scratch, out, stream);
 }
 
 }  // namespace ls::kernels

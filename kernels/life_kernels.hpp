@@ -76,6 +76,14 @@ void launch_set_cell(Layout layout, void* cells, int width, int height, int x, i
 void launch_summary(Layout layout, const void* cells, int width, int height, std::uint64_t* result,
                     cudaStream_t stream);
 
+/// launch_summary as one kernel and nothing else (no memset, no copy: one node in a CUDA graph):
+/// the blocks add into `scratch` (device memory, kSummaryScratchWords uint64, all zero before the
+/// first launch; each launch leaves them zero), and the last block to finish writes [population,
+/// hash] to `out` (device memory, or pinned host memory, which the device reaches directly).
+inline constexpr std::size_t kSummaryScratchWords = 3;
+void launch_summary_publish(Layout layout, const void* cells, int width, int height, std::uint64_t* scratch,
+                            std::uint64_t* out, cudaStream_t stream);
+
 /// The summary of `rows` rows at `cells` that are rows first_row.. of a larger lattice: population
 /// and the hash terms of their live cells at their lattice coordinates, plus `base` (the W x H base
 /// term for one part of a split lattice, 0 for the others). The parts' results summed mod 2^64
@@ -96,6 +104,8 @@ struct TileView {
   std::uint32_t live_rgba = 0;  // colours packed as 0xAABBGGRR (RGBA8 in memory order)
   std::uint32_t dead_rgba = 0;
   std::uint32_t grid_rgba = 0;
+  int surface_x = 0;  // where pixel (0, 0) goes in the surface (a tile's place in a shared one)
+  int surface_y = 0;
 };
 
 /// Renders a tile into a CUDA surface bound to an RGBA8 GL texture of tex_width x tex_height.

@@ -78,7 +78,8 @@ __global__ void render_tile(const void* cells, int width, int height, cudaSurfac
   const double cpp = view.cells_per_pixel;
   const double fx = view.origin_x + px * cpp;
   const double fy = view.origin_y + py * cpp;
-  const int byte_x = px * static_cast<int>(sizeof(std::uint32_t));  // surface x is in bytes
+  const int byte_x = (px + view.surface_x) * static_cast<int>(sizeof(std::uint32_t));  // in bytes
+  const int sy = py + view.surface_y;
   std::uint32_t colour;
   if (cpp <= 1.0) {
     // Zoomed in: the cell under the pixel's top-left corner, crisp.
@@ -89,7 +90,7 @@ __global__ void render_tile(const void* cells, int width, int height, cudaSurfac
       const bool edge_x = static_cast<long long>(floor(fx - cpp)) != cx;
       const bool edge_y = static_cast<long long>(floor(fy - cpp)) != cy;
       if (edge_x || edge_y) {
-        surf2Dwrite(view.grid_rgba, surface, byte_x, py);
+        surf2Dwrite(view.grid_rgba, surface, byte_x, sy);
         return;
       }
     }
@@ -153,10 +154,10 @@ __global__ void render_tile(const void* cells, int width, int height, cudaSurfac
   if (view.age_shading && colour != view.live_rgba) {
     // The pixel's own last colour: each thread reads and writes only its pixel.
     std::uint32_t previous = 0;
-    surf2Dread(&previous, surface, byte_x, py);
+    surf2Dread(&previous, surface, byte_x, sy);
     colour = age_fade(colour, previous, view.dead_rgba);
   }
-  surf2Dwrite(colour, surface, byte_x, py);
+  surf2Dwrite(colour, surface, byte_x, sy);
 }
 
 }  // namespace

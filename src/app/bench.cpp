@@ -48,6 +48,7 @@ const char* const kUsage =
     "                         [--instances 1,16,64] [--stream-mode per-instance,shared,graph]\n"
     "                         [--generations-per-launch 1,8,16,32] [--timing-period 1,8] [--rule R]\n"
     "                         [--json FILE] [--device N | --devices LIST]\n"
+    "       mpirun -np R lifestreams bench --distributed ...   (one lattice over MPI ranks: see its --help)\n"
     "With no sweep option: every variant at 1024, 4096 and 16384, bitpacked at 65536; 64 instances of\n"
     "1024x1024 in all three stream modes, timing every frame and one in 8; a sweep of k for iterate and\n"
     "bitpacked at 16384. --timing-period N: the engine's timing events go around one frame in N (the\n"

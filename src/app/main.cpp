@@ -3,6 +3,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "app/bench_distributed.hpp"
 #include "app/cli_run.hpp"
 #if defined(LIFESTREAMS_HAVE_CUDA)
 #include "app/bench.hpp"
@@ -18,7 +19,8 @@ namespace {
 constexpr const char* kSubcommands =
     "\nSubcommands (each has its own --help):\n"
     "  lifestreams run ...      no window: advance one lattice and print its population and hash\n"
-    "  lifestreams bench ...    benchmark the CUDA kernel variants on lattices of several sizes\n";
+    "  lifestreams bench ...    benchmark the CUDA kernel variants on lattices of several sizes\n"
+    "  mpirun -np R lifestreams run|bench --distributed ...   one lattice over the ranks of an MPI job\n";
 
 bool asks_for_help(int argc, char** argv) {
   return std::any_of(argv + 1, argv + argc, [](const char* a) {
@@ -31,6 +33,8 @@ bool asks_for_help(int argc, char** argv) {
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "run") == 0) return ls::run_main(argc - 1, argv + 1);
   if (argc > 1 && std::strcmp(argv[1], "bench") == 0) {
+    // Any build with MPI: the CPU backend needs no CUDA.
+    if (ls::asks_distributed(argc - 1, argv + 1)) return ls::bench_distributed_main(argc - 1, argv + 1);
 #if defined(LIFESTREAMS_HAVE_CUDA)
     return ls::bench_main(argc - 1, argv + 1);
 #else

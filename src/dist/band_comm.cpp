@@ -83,6 +83,14 @@ int BandComm::least(int value) const {
   return out;
 }
 
+double BandComm::longest(double value) const {
+  double out = value;
+  LS_MPI_CHECK(MPI_Allreduce, &value, &out, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  return out;
+}
+
+void BandComm::barrier() const { LS_MPI_CHECK(MPI_Barrier, comm_); }
+
 int BandComm::from_rank0(int value) const {
   LS_MPI_CHECK(MPI_Bcast, &value, 1, MPI_INT, 0, comm_);
   return value;

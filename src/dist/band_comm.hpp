@@ -41,6 +41,10 @@ class BandComm {
   int worst(int status) const;
   /// The smallest of every rank's `value` (MPI_Allreduce, MPI_MIN).
   int least(int value) const;
+  /// The largest of every rank's `value` (MPI_Allreduce, MPI_MAX): the slowest rank's time.
+  double longest(double value) const;
+  /// Returns when every rank has called it (MPI_Barrier): timed sections start together.
+  void barrier() const;
   /// Rank 0's `value` on every rank (MPI_Bcast).
   int from_rank0(int value) const;
   /// Rank 0's `bytes` bytes at `data` into every rank's `data` (MPI_Bcast).

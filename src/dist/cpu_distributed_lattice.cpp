@@ -1,6 +1,7 @@
 // cpu_distributed_lattice.cpp — CPU bands over MPI (cpu_distributed_lattice.hpp).
 #include "dist/cpu_distributed_lattice.hpp"
 
+#include <chrono>
 #include <variant>
 
 #include "core/cpu_engine.hpp"
@@ -24,8 +25,28 @@ CpuDistributedLattice::CpuDistributedLattice(const BandComm& comm, std::vector<m
 std::string CpuDistributedLattice::device_name() const { return CpuEngine(1).device_name(); }
 
 void CpuDistributedLattice::step(int generations) {
-  band_.step(generations, [&](CpuBand& b) { comm_.refresh_halos(b); });
+  band_.step(generations, [&](CpuBand& b) {
+    if (!exchange_on_) return;
+    if (!timing_) {
+      comm_.refresh_halos(b);
+      return;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    comm_.refresh_halos(b);
+    exchange_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ++exchanges_;
+  });
   generation_ += static_cast<std::uint64_t>(generations);
+}
+
+void CpuDistributedLattice::start_exchange_timing() {
+  timing_ = true;
+  exchanges_ = 0;
+  exchange_seconds_ = 0;
+}
+
+DistributedLattice::ExchangeTiming CpuDistributedLattice::exchange_timing() {
+  return {exchanges_, exchanges_ > 0 ? exchange_seconds_ / static_cast<double>(exchanges_) : 0.0};
 }
 
 StateSummary CpuDistributedLattice::summarize() {

@@ -24,6 +24,9 @@ class CpuDistributedLattice final : public DistributedLattice {
   std::string device_name() const override;
   void step(int generations) override;
   void finish() override {}
+  void set_exchange(bool on) override { exchange_on_ = on; }
+  void start_exchange_timing() override;
+  ExchangeTiming exchange_timing() override;
   StateSummary summarize() override;
   Lattice gather() override;
 
@@ -34,6 +37,10 @@ class CpuDistributedLattice final : public DistributedLattice {
   int height_;
   std::uint64_t generation_ = 0;
   CpuBand band_;
+  bool exchange_on_ = true;
+  bool timing_ = false;
+  long long exchanges_ = 0;
+  double exchange_seconds_ = 0;
 };
 
 }  // namespace ls::dist

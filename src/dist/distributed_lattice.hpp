@@ -36,6 +36,22 @@ class DistributedLattice {
   virtual StateSummary summarize() = 0;
   /// The whole lattice, gathered on rank 0; other ranks get an empty lattice.
   virtual Lattice gather() = 0;
+
+  // What `bench --distributed` measures the exchange with. Every rank makes the same calls.
+  /// With `on` false, steps skip the halo exchange: the bands then drift from the lattice (for
+  /// timing a launch without its exchange; summaries afterwards mean nothing).
+  virtual void set_exchange(bool on) = 0;
+  /// Times every halo exchange from now on (replacing what was timed before).
+  virtual void start_exchange_timing() = 0;
+  /// After finish(): the exchanges timed since start_exchange_timing() and their mean in seconds,
+  /// as this rank saw them (GPU: between events around the NCCL group on the band's stream, so
+  /// waiting for a late neighbour counts; CPU: the MPI calls' wall time).
+  struct ExchangeTiming {
+    long long count = 0;
+    double mean_seconds = 0;
+  };
+  virtual ExchangeTiming exchange_timing() = 0;
+
   /// After a failure on this rank, before MPI_Abort: ends what would wait for the other ranks
   /// (ncclCommAbort). Not usable afterwards.
   virtual void abort() noexcept {}

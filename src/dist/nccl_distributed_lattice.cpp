@@ -26,9 +26,13 @@ NcclDistributedLattice::NcclDistributedLattice(const BandComm& comm, const Insta
   share.first_band = comm.rank();
   const NcclComm& nccl = *nccl_;
   const int rank = comm.rank(), ranks = comm.size();
-  share.make_exchange = [&nccl, rank, ranks](std::vector<multi::BandMemory> bands, std::size_t row_bytes,
-                                             int halo, int) -> std::unique_ptr<multi::HaloExchange> {
-    return std::make_unique<NcclExchange>(bands.front(), row_bytes, halo, nccl, rank, ranks);
+  share.make_exchange = [this, &nccl, rank, ranks](std::vector<multi::BandMemory> bands,
+                                                   std::size_t row_bytes, int halo,
+                                                   int) -> std::unique_ptr<multi::HaloExchange> {
+    auto exchange = std::make_unique<NcclExchange>(bands.front(), row_bytes, halo, nccl, rank, ranks);
+    exchange_ = exchange.get();
+    stream_ = bands.front().stream;
+    return exchange;
   };
   lattice_ = std::make_unique<multi::SplitLattice>(*workers_, start, 0, &share);
 }
@@ -57,7 +61,24 @@ void NcclDistributedLattice::connect() {
 
 void NcclDistributedLattice::step(int generations) { lattice_->step(generations); }
 
-void NcclDistributedLattice::finish() { lattice_->summarize(); }
+void NcclDistributedLattice::finish() {
+  // Every launch and exchange of the band is on its stream: idle stream, work done.
+  workers_->run_on_all([&](int) { CUDA_CHECK(cudaStreamSynchronize(stream_)); });
+}
+
+void NcclDistributedLattice::set_exchange(bool on) { exchange_->set_enabled(on); }
+
+void NcclDistributedLattice::start_exchange_timing() { exchange_->start_timing(); }
+
+DistributedLattice::ExchangeTiming NcclDistributedLattice::exchange_timing() {
+  ExchangeTiming t;
+  workers_->run_on_all([&](int) {
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    const auto [count, mean] = exchange_->timed();
+    t = {count, mean};
+  });
+  return t;
+}
 
 StateSummary NcclDistributedLattice::summarize() {
   const StateSummary mine = lattice_->summarize();

@@ -9,6 +9,7 @@
 #include "dist/band_comm.hpp"
 #include "dist/distributed_lattice.hpp"
 #include "dist/nccl_comm.hpp"
+#include "dist/nccl_exchange.hpp"
 #include "multi/device_workers.hpp"
 #include "multi/split_lattice.hpp"
 
@@ -29,6 +30,9 @@ class NcclDistributedLattice final : public DistributedLattice {
   void connect() override;
   void step(int generations) override;
   void finish() override;
+  void set_exchange(bool on) override;
+  void start_exchange_timing() override;
+  ExchangeTiming exchange_timing() override;
   StateSummary summarize() override;
   Lattice gather() override;
   void abort() noexcept override;
@@ -39,6 +43,8 @@ class NcclDistributedLattice final : public DistributedLattice {
   std::unique_ptr<NcclComm> nccl_;
   std::unique_ptr<multi::DeviceWorkers> workers_;
   std::unique_ptr<multi::SplitLattice> lattice_;
+  NcclExchange* exchange_ = nullptr;  // the lattice's exchange (it owns it)
+  cudaStream_t stream_ = nullptr;     // the band's stream: its launches and exchanges
 };
 
 }  // namespace ls::dist

@@ -47,6 +47,9 @@ class CudaTileFiller final : public render::TileFiller {
   void fill_graph(render::Tiles tiles, const std::vector<view::Placement>& placements,
                   const render::DisplayOptions& options, const render::Palette& palette, bool timed,
                   std::size_t n);
+  /// Packs the first `n` tiles into the shared texture, made again when their sizes changed;
+  /// returns whether it was (its pixels are then new).
+  bool pack_atlas(render::Tiles tiles, std::size_t n);
   void fill_textbook(render::Tiles tiles, const std::vector<view::Placement>& placements,
                      const render::DisplayOptions& options, const render::Palette& palette);
 

@@ -31,6 +31,8 @@ void append_job(std::vector<std::uint8_t>& key, const RenderJob& j) {
   append(key, j.view.live_rgba);
   append(key, j.view.dead_rgba);
   append(key, j.view.grid_rgba);
+  append(key, j.view.surface_x);
+  append(key, j.view.surface_y);
   append(key, j.stamps);
 }
 

@@ -31,6 +31,7 @@ void upload_host_pixels(Tile& tile, const Lattice& lattice, const Placement& pla
   glTextureSubImage2D(tile.texture.get(), 0, 0, 0, tile.width, tile.height, GL_RGBA, GL_UNSIGNED_BYTE,
                       tile.pixels.data());
   tile.drawn = Tile::Drawn::host;
+  tile.source = 0;  // drawn from its own texture again
 }
 
 }  // namespace ls::render

@@ -66,6 +66,12 @@ struct Tile {
   /// Which path made the texture's pixels last: age shading fades from them only on the same path.
   enum class Drawn { never, host, device } drawn = Drawn::never;
   std::vector<std::uint32_t> pixels;  // the host paths' last pixels of this tile
+  /// Where the tile's pixels were made last, when not in `texture`: a filler may draw every tile
+  /// into one shared texture (interop maps one texture per frame instead of one per tile: the
+  /// map's cost is per texture), at (source_x, source_y) there. 0: `texture` itself.
+  GLuint source = 0;
+  int source_x = 0;
+  int source_y = 0;
   /// Declared after the texture: destroyed first (a CUDA registration must go before its texture).
   std::unique_ptr<TileAttachment> attachment;
 };

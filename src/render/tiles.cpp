@@ -45,6 +45,7 @@ TileRenderer::TileRenderer(const std::string& shader_dir, std::unique_ptr<TileFi
   program_ = load_program(shader_dir, "tile.vert", "tile.frag");
   rect_location_ = glGetUniformLocation(program_.get(), "u_rect");
   origin_location_ = glGetUniformLocation(program_.get(), "u_origin");
+  offset_location_ = glGetUniformLocation(program_.get(), "u_offset");
   const GLint texture_location = glGetUniformLocation(program_.get(), "u_texture");
   glProgramUniform1i(program_.get(), texture_location, 0);
   GLuint vao = 0;
@@ -114,7 +115,9 @@ void TileRenderer::draw(const std::vector<Placement>& placements, int fb_width, 
     const float bottom = 1.f - 2.f * (q.y + tiles_[i]->height) / fb_height;
     glUniform4f(rect_location_, left, bottom, right, top);
     glUniform2i(origin_location_, q.x, fb_height - 1 - q.y);
-    glBindTextureUnit(0, tiles_[i]->texture.get());
+    const Tile& tile = *tiles_[i];
+    glUniform2i(offset_location_, tile.source ? tile.source_x : 0, tile.source ? tile.source_y : 0);
+    glBindTextureUnit(0, tile.source ? tile.source : tile.texture.get());
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   }
   glBindVertexArray(0);

@@ -69,6 +69,7 @@ class TileRenderer {
   GlVertexArray vao_;
   GLint rect_location_ = -1;
   GLint origin_location_ = -1;
+  GLint offset_location_ = -1;
   std::vector<std::unique_ptr<Tile>> tiles_;
 };
 

@@ -30,7 +30,7 @@ std::string mib_text(std::size_t bytes, bool nearest) {
 
 /// Bytes of one instance's device allocation: two lattices and the summary results.
 std::size_t instance_bytes(Layout layout, int width, int height) {
-  return 2 * round_up(kernels::layout_bytes(layout, width, height), kAlign) + kSummaryResultBytes;
+  return 2 * round_up(kernels::layout_bytes(layout, width, height), kAlign) + kSummaryScratchBytes;
 }
 
 /// Points front/back/results into `memory`, laid out for `layout`.
@@ -118,6 +118,8 @@ std::unique_ptr<Instance> Instances::make(const InstanceSpec& spec) {
   inst->summaries.results_host = cuda::PinnedBuffer(kSummaryResultBytes);
   std::memset(inst->summaries.results_host.get(), 0, inst->summaries.results_host.bytes());
   const cudaStream_t stream = stream_of(*inst);
+  CUDA_CHECK(
+      cudaMemsetAsync(inst->results_device, 0, kSummaryScratchBytes, stream));  // launch_summary_publish
 
   if (const auto* random = std::get_if<RandomInit>(&spec.init)) {
     const FillThreshold threshold = fill_threshold(random->density);
@@ -179,6 +181,8 @@ void Instances::set_layout(Instance& inst, Variant variant) {
   inst.summary_graphs.drop();
   inst.memory = std::move(memory);
   carve(inst, to);
+  CUDA_CHECK(
+      cudaMemsetAsync(inst.results_device, 0, kSummaryScratchBytes, stream));  // launch_summary_publish
 }
 
 void Instances::set_mode(StreamMode mode) {

@@ -91,11 +91,12 @@ std::size_t SummaryRequests::claim_slot(Instance& inst, std::uint64_t frame) {
 }
 
 void SummaryRequests::enqueue_summary(const Instance& inst, std::size_t s, cudaStream_t on) {
-  std::uint64_t* device_result = inst.results_device + s * kSummaryWords;
-  kernels::launch_summary(inst.layout(), inst.front, inst.width, inst.height, device_result, on);
-  CUDA_CHECK(cudaMemcpyAsync(inst.summaries.results_host.as<std::uint64_t>() + s * kSummaryWords,
-                             device_result, kSummaryWords * sizeof(std::uint64_t), cudaMemcpyDeviceToHost,
-                             on));
+  // One kernel that writes its result straight to pinned memory: in a frame graph one node per
+  // branch, where a memset, the kernel and a device-to-host copy were three, and copy nodes cost
+  // the host at launch as event nodes do (bench/NOTES.md, "Frame graph shapes").
+  kernels::launch_summary_publish(inst.layout(), inst.front, inst.width, inst.height,
+                                  inst.results_device + s * kernels::kSummaryScratchWords,
+                                  inst.summaries.results_host.as<std::uint64_t>() + s * kSummaryWords, on);
 }
 
 void SummaryRequests::commit(Instance& inst, std::size_t s, cudaEvent_t frame_done, std::uint64_t generation,

@@ -23,8 +23,11 @@ struct GraphCapture;
 
 /// Summary requests each instance can have in flight.
 inline constexpr std::size_t kSummaryRing = 4;
-inline constexpr std::size_t kSummaryWords = 2;  // population, hash
-/// Device bytes of an instance's summary results (one slot per request in flight).
+inline constexpr std::size_t kSummaryWords = 2;  // population, hash: a slot's result on the host
+/// Device bytes of an instance's summary scratch (one per request in flight, zero between
+/// launches: kernels::launch_summary_publish) and host bytes of its results.
+inline constexpr std::size_t kSummaryScratchBytes =
+    kSummaryRing * kernels::kSummaryScratchWords * sizeof(std::uint64_t);
 inline constexpr std::size_t kSummaryResultBytes = kSummaryRing * kSummaryWords * sizeof(std::uint64_t);
 
 /// A timed summary's cost is measured again after this many untimed ones (summaries that come

@@ -27,6 +27,12 @@ MPIRUN_ARGS = ["--oversubscribe", "--bind-to", "none", "--mca", "btl", "self,vad
                "--mca", "btl_vader_single_copy_mechanism", "none"]
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            OMPI_MCA_rmaps_base_oversubscribe="1")
+# Under the sanitizer build (scripts/ci-extra.sh), LeakSanitizer reports what Open MPI 4.1's MCA
+# components allocate and never free (from modules already unloaded at exit, on the paths that end
+# early, like bad input): not lifestreams' memory, and it turns exit 2 into 1. Leak checks stay on
+# for every other test; address and undefined-behaviour checks stay on here.
+if "ASAN_OPTIONS" in ENV:
+    ENV["ASAN_OPTIONS"] += ":detect_leaks=0"
 TIMEOUT = 120
 
 
@@ -158,6 +164,8 @@ def case_bad_input(exe, tmp):
         (["--generations", "10", "--width", "33"], True),
         (["--generations", "10", "--height", "64"], False),  # 3 ranks: a band would have no rows
         (["--script", os.path.join(tmp, "x.script")], False),
+        # A list of GPUs contradicts --backend cpu: refused as a one-process run refuses it.
+        (["--generations", "10", "--devices", "0,1"], True),
     ]
     rcdir = os.path.join(tmp, "rc")
     for args, plain_has_it in cases:

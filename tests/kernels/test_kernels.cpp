@@ -343,6 +343,40 @@ TEST(Layouts, SummaryEqualsLatticePopulationAndHash) {
   }
 }
 
+// The one-kernel summary (a frame graph's single node per branch) writes the same population and
+// hash as launch_summary straight into pinned host memory, and leaves its scratch zero: launched
+// again on the same scratch after the lattice changed, it gives the new lattice's answer, not a sum
+// with the old one.
+TEST(Layouts, PublishedSummaryEqualsTheLatticeAndLeavesItsScratchZero) {
+  SKIP_WITHOUT_DEVICE();
+  DeviceBuffer scratch(ls::kernels::kSummaryScratchWords * sizeof(std::uint64_t));
+  CUDA_CHECK(cudaMemset(scratch.get(), 0, ls::kernels::kSummaryScratchWords * sizeof(std::uint64_t)));
+  std::uint64_t* out = nullptr;
+  CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&out), 2 * sizeof(std::uint64_t)));
+  for (Layout layout : kLayouts) {
+    for (Size s : {Size{32, 32}, Size{4096, 2048}, Size{96, 320}}) {
+      for (std::uint64_t seed : {7u, 8u}) {
+        SCOPED_TRACE(std::string(name(layout)) + " " + std::to_string(s.w) + "x" + std::to_string(s.h) +
+                     " seed " + std::to_string(seed));
+        DeviceBuffer buf(ls::kernels::layout_bytes(layout, s.w, s.h));
+        const ls::FillThreshold t = ls::fill_threshold(0.3);
+        ls::kernels::launch_random_fill(layout, buf.get(), s.w, s.h, t.threshold, t.all, seed, nullptr);
+        out[0] = out[1] = 0;
+        ls::kernels::launch_summary_publish(layout, buf.get(), s.w, s.h, scratch.as<std::uint64_t>(), out,
+                                            nullptr);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        const Lattice want = Lattice::random(s.w, s.h, 0.3, seed);
+        EXPECT_EQ(out[0], want.population());
+        EXPECT_EQ(out[1], want.hash());
+        std::uint64_t left[ls::kernels::kSummaryScratchWords];
+        CUDA_CHECK(cudaMemcpy(left, scratch.get(), sizeof left, cudaMemcpyDeviceToHost));
+        for (std::uint64_t w : left) EXPECT_EQ(w, 0u);
+      }
+    }
+  }
+  CUDA_CHECK(cudaFreeHost(out));
+}
+
 // A split lattice summarizes its bands in place: a band of the bit layout that starts on a word
 // not 16-byte aligned (3 words a row, 5 rows in) is summarized word by word, and the bands' sums
 // are the whole lattice's.
