@@ -22,6 +22,8 @@
 #include <tuple>
 #include <vector>
 
+#include "app/bench_devices.hpp"
+#include "app/cli_devices.hpp"
 #include "app/cli_numbers.hpp"
 #include "core/error.hpp"
 #include "core/rule.hpp"
@@ -45,12 +47,16 @@ const char* const kUsage =
     "1024,16384,65536x32768]\n"
     "                         [--instances 1,16,64] [--stream-mode per-instance,shared,graph]\n"
     "                         [--generations-per-launch 1,8,16,32] [--timing-period 1,8] [--rule R]\n"
-    "                         [--json FILE] [--device N]\n"
+    "                         [--json FILE] [--device N | --devices LIST]\n"
     "       mpirun -np R lifestreams bench --distributed ...   (one lattice over MPI ranks: see its --help)\n"
     "With no sweep option: every variant at 1024, 4096 and 16384, bitpacked at 65536; 64 instances of\n"
     "1024x1024 in all three stream modes, timing every frame and one in 8; a sweep of k for iterate and\n"
     "bitpacked at 16384. --timing-period N: the engine's timing events go around one frame in N (the\n"
-    "app's --timing-period); default 1, every frame.\n";
+    "app's --timing-period); default 1, every frame.\n"
+    "--devices LIST (comma-separated CUDA devices, or all): with several, rows of one lattice split\n"
+    "across them (--instances 1) and of instances spread over them (--instances N > 1), each against\n"
+    "the same work on the first one; with no sweep option: every variant split at 16384, bitpacked at\n"
+    "65536 and 131072, and 64 x 1024x1024 per GPU spread.\n";
 
 struct Config {
   Variant variant = Variant::naive;
@@ -119,6 +125,7 @@ struct Options {
   Rule rule = Rule::life();
   std::string json_path;
   int device = 0;
+  std::optional<DeviceList> devices;  // --device N or --devices LIST as given
   bool help = false;
 };
 
@@ -139,8 +146,8 @@ Options parse_options(int argc, char** argv) {
       has_value = true;
     }
     static const char* const known[] = {
-        "--variants", "--sizes", "--instances", "--stream-mode",  "--generations-per-launch",
-        "--rule",     "--json",  "--device",    "--timing-period"};
+        "--variants", "--sizes", "--instances", "--stream-mode",   "--generations-per-launch",
+        "--rule",     "--json",  "--device",    "--timing-period", "--devices"};
     auto is_known = [&](const std::string& name) {
       return std::find_if(std::begin(known), std::end(known), [&](const char* k) { return name == k; }) !=
              std::end(known);
@@ -207,8 +214,12 @@ Options parse_options(int argc, char** argv) {
       o.json_path = value;
     } else if (arg == "--device") {
       o.device = static_cast<int>(parse_whole(arg, value, 0, 1024));
+    } else if (arg == "--devices") {
+      o.devices = parse_device_list(arg, value);
     }
   }
+  if (seen.count("--device") && seen.count("--devices"))
+    throw InputError("--device and --devices: give one of them (--device N means --devices N)");
   return o;
 }
 
@@ -416,7 +427,7 @@ std::string number(double v) {
   return buf;
 }
 
-void write_json(const std::string& path, const std::string& device, const std::string& driver,
+void write_json(const std::string& path, int ordinal, const std::string& device, const std::string& driver,
                 const std::string& cuda, double roof, const Rule& rule, const std::vector<Row>& rows) {
   std::ostringstream out;
   out << "{\"device\": " << json_string(device) << ", \"driver\": " << json_string(driver)
@@ -428,7 +439,8 @@ void write_json(const std::string& path, const std::string& device, const std::s
         << ", \"instances\": " << r.config.instances
         << ", \"stream_mode\": " << json_string(stream_mode_name(r.config.mode))
         << ", \"generations_per_launch\": " << r.config.k << ", \"timing_period\": " << r.config.timing_period
-        << ", \"rule\": " << json_string(rule.to_string()) << ", \"cups\": " << number(r.cups)
+        << ", \"rule\": " << json_string(rule.to_string()) << ", \"devices\": [" << ordinal << "]"
+        << ", \"cups\": " << number(r.cups)
         << ", \"speedup_vs_naive\": " << (r.speedup ? number(*r.speedup) : "null")
         << ", \"roof_fraction\": " << number(r.roof_fraction) << ", \"repeats\": " << kRepeats
         << ", \"median_ms\": " << number(r.median_ms) << ", \"host_ms\": " << number(r.host_ms)
@@ -447,13 +459,17 @@ int run_bench(const Options& o) {
     throw InputError("--json: cannot write \"" + o.json_path + "\"");
   std::string why;
   const int count = cuda_device_count(&why);
-  if (count == 0) throw DeviceError("needs a CUDA device (" + why + ")");
-  if (o.device >= count)
-    throw InputError("--device: there is no device " + std::to_string(o.device) + " (" +
-                     std::to_string(count) + " device" + (count == 1 ? "" : "s") + ")");
-  CUDA_CHECK(cudaSetDevice(o.device));
+  if (count == 0 && !o.devices) throw DeviceError("needs a CUDA device (" + why + ")");
+  // Several GPUs (or, in tests, LS_TEST_BANDS bands of one): the rows of bench_devices.cpp.
+  const std::vector<int> devices = with_test_bands(resolve_devices(
+      o.devices ? "--devices" : "--device", o.devices.value_or(DeviceList{false, {o.device}})));
+  if (devices.size() > 1)
+    return run_devices_bench({devices, o.variants, o.sizes, o.instances, o.modes, o.ks, o.timing_periods,
+                              o.rule, o.json_path, driver_version(), cuda_runtime_version()});
+  const int ordinal = devices.front();
+  CUDA_CHECK(cudaSetDevice(ordinal));
   cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, o.device));
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, ordinal));
   const std::string device = prop.name, driver = driver_version(), cuda = cuda_runtime_version();
   const double roof = measure_roof_gbps();
 
@@ -484,7 +500,7 @@ int run_bench(const Options& o) {
                                    std::to_string(c.width) + "x" + std::to_string(c.height) + " x" +
                                    std::to_string(c.instances) + " " + std::string(stream_mode_name(c.mode)) +
                                    " k=" + std::to_string(c.k));
-      Row row = measure(c, o.rule, o.device);
+      Row row = measure(c, o.rule, ordinal);
       row.roof_fraction = row.cups * compulsory_bytes_per_cell(c.variant) / (roof * 1e9);
       if (c.variant == Variant::naive) naive_cups[c.group()] = row.cups;
       std::fprintf(stderr,
@@ -514,7 +530,7 @@ int run_bench(const Options& o) {
                 r.roof_fraction, timed.c_str(), r.host_ms);
   }
   for (const auto& s : skipped) std::printf("skipped (does not fit): %s\n", s.c_str());
-  if (!o.json_path.empty()) write_json(o.json_path, device, driver, cuda, roof, o.rule, rows);
+  if (!o.json_path.empty()) write_json(o.json_path, ordinal, device, driver, cuda, roof, o.rule, rows);
   return 0;
 }
 

@@ -4,10 +4,16 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <optional>
+#include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
+#include "app/gpu_facts.hpp"
 #include "core/error.hpp"
 
 namespace ls::app {
@@ -36,6 +42,37 @@ std::string num(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
+}
+
+std::string device_array(const std::vector<int>& devices) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < devices.size(); ++i) out += (i ? ", " : "") + std::to_string(devices[i]);
+  return out + "]";
+}
+
+std::string bytes(const std::optional<std::uint64_t>& b) { return b ? std::to_string(*b) : "null"; }
+
+/// The "gpus" array: every GPU that holds an instance or the engine's state, with its name and
+/// memory (asked now, once) and its part of the frame figures: on one GPU, the frame's own; an
+/// engine over several GPUs does not time them apart yet (null).
+std::string gpus_array(const Engine& engine, const RunFigures& f) {
+  std::set<int> devices;
+  if (engine.cuda_device() >= 0) devices.insert(engine.cuda_device());
+  for (std::size_t i = 0; i < engine.size(); ++i)
+    for (const int d : engine.instance_devices(i)) devices.insert(d);
+  const bool one = devices.size() == 1;
+  std::string out = "[";
+  for (const int d : devices) {
+    const GpuFacts facts = gpu_facts(d);
+    out += (out.size() > 1 ? ",\n    " : "\n    ") + std::string("{\"index\": ") + std::to_string(d) +
+           ", \"name\": " + json_string(facts.name) +
+           ", \"span_ms\": " + (one ? num(f.gpu_span_ms) : "null") +
+           ", \"busy_ms\": " + (one ? num(f.busy_ms) : "null") +
+           ", \"concurrency\": " + (one ? num(f.concurrency) : "null") +
+           ", \"memory_used_bytes\": " + bytes(facts.memory_used_bytes) +
+           ", \"memory_free_bytes\": " + bytes(facts.memory_free_bytes) + "}";
+  }
+  return out + (devices.empty() ? "]" : "\n  ]");
 }
 
 std::string stats(const StatSummary& s) {
@@ -114,6 +151,7 @@ void write_report(const std::string& path, Engine& engine, const RunFigures& f) 
   o << "  \"ui\": {\"layer\": " << json_string(u.layer) << ", \"rebuilds\": " << u.rebuilds
     << ", \"build_ms\": " << num(u.rebuilds > 0 ? u.build_ms / static_cast<double>(u.rebuilds) : 0)
     << ", \"draw_ms\": " << num(f.frames > 0 ? u.draw_ms / static_cast<double>(f.frames) : 0) << "},\n";
+  o << "  \"gpus\": " << gpus_array(engine, f) << ",\n";
   o << "  \"instances\": [";
   for (std::size_t i = 0; i < engine.size(); ++i) {
     const InstanceStatus st = engine.status(i);
@@ -123,9 +161,9 @@ void write_report(const std::string& path, Engine& engine, const RunFigures& f) 
     o << (i ? ",\n" : "\n") << "    {\"index\": " << i
       << ", \"variant\": " << json_string(std::string(variant_name(st.variant)))
       << ", \"rule\": " << json_string(st.rule.to_string()) << ", \"width\": " << st.width
-      << ", \"height\": " << st.height << ", \"generation\": " << s.generation
-      << ", \"population\": " << s.population << ", \"hash\": \"" << hash
-      << "\", \"step_ms\": " << stats(st.step_ms) << ", \"display_ms\": " << stats(st.display_ms)
+      << ", \"height\": " << st.height << ", \"devices\": " << device_array(engine.instance_devices(i))
+      << ", \"generation\": " << s.generation << ", \"population\": " << s.population << ", \"hash\": \""
+      << hash << "\", \"step_ms\": " << stats(st.step_ms) << ", \"display_ms\": " << stats(st.display_ms)
       << ", \"cups\": "
       << num(st.cups)
       // Summary pacing (core/summary_pacing.hpp): the newest measured summary's GPU ms, the frames

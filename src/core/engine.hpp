@@ -26,7 +26,8 @@
 //  * request_snapshots() + snapshots() keep a host copy of every instance for recovery after a
 //    fatal device error: snapshots() reads host memory only and still answers after one.
 //  * cuda_device() names the CUDA device the state lives on (-1: host memory), so that a front
-//    end can put its drawing on the same device without knowing the concrete engine.
+//    end can put its drawing on the same device without knowing the concrete engine;
+//    instance_devices(i) names the GPU(s) instance i runs on (several: its lattice is split).
 #pragma once
 
 #include <array>
@@ -192,6 +193,14 @@ class Engine {
   /// The CUDA device (ordinal) that holds the instances' state, or -1 when it is in host memory.
   virtual int cuda_device() const = 0;
   virtual std::size_t size() const = 0;
+  /// The CUDA devices instance `index` runs on: one, or several when its lattice is split across
+  /// GPUs (one per band, in band order); none when its state is in host memory. The default,
+  /// for an engine whose instances all live on cuda_device(): that device, or none.
+  virtual std::vector<int> instance_devices(std::size_t index) const {
+    (void)index;
+    const int d = cuda_device();
+    return d < 0 ? std::vector<int>{} : std::vector<int>{d};
+  }
 
   virtual void add(const InstanceSpec& spec) = 0;
   /// Throws InputError (what is asked, what is free) when instances made from `specs`, added

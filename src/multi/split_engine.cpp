@@ -27,6 +27,7 @@ std::string gpus_present() {
 struct SplitEngine::Entry {
   std::unique_ptr<SplitLattice> lattice;
   std::uint64_t origin = 0;
+  std::unique_ptr<BandTimings> timing;  // fresh with each new lattice shape or state
 };
 
 SplitEngine::SplitEngine(std::vector<int> devices) : devices_(std::move(devices)) {
@@ -56,6 +57,11 @@ std::string SplitEngine::device_name() const {
 
 int SplitEngine::cuda_device() const { return devices_.front(); }
 
+std::vector<int> SplitEngine::instance_devices(std::size_t index) const {
+  at(index);
+  return devices_;
+}
+
 SplitEngine::Entry& SplitEngine::at(std::size_t index) const {
   if (index >= instances_.size())
     throw InputError("instance " + std::to_string(index) + " does not exist (there are " +
@@ -80,20 +86,24 @@ void SplitEngine::add(const InstanceSpec& spec) {
   e->origin = std::holds_alternative<CopyInit>(spec.init) ? at(std::get<CopyInit>(spec.init).source).origin
                                                           : start_origin(spec);
   e->lattice = make(spec);
+  e->timing = std::make_unique<BandTimings>(devices_);
   instances_.push_back(std::move(e));
 }
 
 void SplitEngine::remove(std::size_t index) {
   at(index);
   instances_.erase(instances_.begin() + static_cast<std::ptrdiff_t>(index));
+  timings_.forget(index);
 }
 
 void SplitEngine::replace(std::size_t index, const InstanceSpec& spec) {
   Entry& e = at(index);
   auto fresh = make(spec);
+  auto timing = std::make_unique<BandTimings>(devices_);
   e.origin = std::holds_alternative<CopyInit>(spec.init) ? at(std::get<CopyInit>(spec.init).source).origin
                                                          : start_origin(spec);
   e.lattice = std::move(fresh);
+  e.timing = std::move(timing);
 }
 
 namespace {
@@ -118,7 +128,9 @@ void SplitEngine::set_variant(std::size_t index, Variant variant) {
   if (e.lattice->variant() == variant) return;
   InstanceSpec s = respec(*e.lattice);
   s.variant = variant;
+  auto timing = std::make_unique<BandTimings>(devices_);
   e.lattice = std::make_unique<SplitLattice>(*workers_, s, e.lattice->generation());
+  e.timing = std::move(timing);
 }
 
 void SplitEngine::set_generations_per_launch(std::size_t index, int k) {
@@ -130,7 +142,9 @@ void SplitEngine::set_generations_per_launch(std::size_t index, int k) {
   // The halo depth follows k: rebuild (k is rarely changed; a step is not).
   InstanceSpec s = respec(*e.lattice);
   s.generations_per_launch = k;
+  auto timing = std::make_unique<BandTimings>(devices_);
   e.lattice = std::make_unique<SplitLattice>(*workers_, s, e.lattice->generation());
+  e.timing = std::move(timing);
 }
 
 void SplitEngine::set_rule(std::size_t index, const Rule& rule) {
@@ -148,10 +162,32 @@ void SplitEngine::set_cell(std::size_t index, int x, int y, bool alive) {
 void SplitEngine::set_timing_period(int period) {
   check_timing_period(period);
   timing_period_ = period;
+  timings_.set_period(period);
+}
+
+void SplitEngine::harvest_timings() {
+  std::vector<BandTimings*> list;
+  list.reserve(instances_.size());
+  for (auto& e : instances_) list.push_back(e->timing.get());
+  timings_.harvest(list, devices_);
 }
 
 void SplitEngine::step(int generations) {
-  for (auto& e : instances_) e->lattice->step(generations);
+  if (generations <= 0 || instances_.empty()) return;  // no frame
+  harvest_timings();
+  const std::optional<std::uint64_t> timed = timings_.start_frame();
+  for (auto& e : instances_) {
+    if (!timed) {
+      e->lattice->step(generations);
+      continue;
+    }
+    e->timing->claim(*timed, generations);
+    e->lattice->step(generations, e->timing->start_hook(), e->timing->end_hook());
+  }
+}
+
+void SplitEngine::step_history(std::size_t index, std::vector<float>& out) const {
+  at(index).timing->step_history(out);
 }
 
 void SplitEngine::request_summaries() {
@@ -170,6 +206,9 @@ InstanceStatus SplitEngine::status(std::size_t index) const {
   s.generation = l.generation();
   s.origin = e.origin;
   s.summary = l.newest_summary();
+  s.step_ms = e.timing->step_ms();
+  if (s.step_ms.mean > 0)
+    s.cups = static_cast<double>(s.width) * s.height * e.timing->mean_generations() / (s.step_ms.mean * 1e-3);
   return s;
 }
 
@@ -179,6 +218,7 @@ StateSummary SplitEngine::summarize(std::size_t index) { return at(index).lattic
 
 void SplitEngine::finish() {
   for (auto& e : instances_) e->lattice->summarize();
+  harvest_timings();  // every band's work is done: the newest frame reads at once
 }
 
 }  // namespace ls::multi

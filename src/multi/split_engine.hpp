@@ -2,9 +2,12 @@
 // (SplitLattice), one host thread per GPU enqueueing that GPU's part of every step. `lifestreams
 // run --devices 0,1` drives it through the Engine contract unchanged.
 //
-// What it does not do yet (the app's multi-GPU work, issue 12): event timings, the timeline and
-// display brackets (frame_timings() is never valid, begin_display() is false), and recovery
-// snapshots (request_snapshots() keeps none).
+// Timings (split_timings.hpp): each band's step is bracketed by events on its stream in timed
+// frames and read a frame or two late, never waiting: step statistics per instance, the frame's
+// figures and a timeline with rows grouped per GPU.
+//
+// What it does not do yet (the app's multi-GPU work, issue 12): display brackets (begin_display()
+// is false), summary bars, and recovery snapshots (request_snapshots() keeps none).
 #pragma once
 
 #include <memory>
@@ -12,6 +15,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
+#include "multi/split_timings.hpp"
 
 namespace ls::multi {
 
@@ -35,6 +39,8 @@ class SplitEngine final : public Engine {
   int cuda_device() const override;
   std::size_t size() const override { return instances_.size(); }
   const std::vector<int>& devices() const { return devices_; }
+  /// Every instance is split over all the devices.
+  std::vector<int> instance_devices(std::size_t index) const override;
 
   void add(const InstanceSpec& spec) override;
   void remove(std::size_t index) override;
@@ -48,14 +54,16 @@ class SplitEngine final : public Engine {
 
   void set_timing_period(int period) override;
   int timing_period() const override { return timing_period_; }
-  bool frame_timed() const override { return false; }
+  bool frame_timed() const override { return timings_.frame_timed(); }
   void step(int generations) override;
   std::uint64_t host_syncs_in_last_step() const override { return 0; }
 
   void request_summaries() override;
   InstanceStatus status(std::size_t index) const override;
-  FrameTimings frame_timings() const override { return {}; }
-  std::vector<TimelineBar> timeline() const override { return {}; }
+  FrameTimings frame_timings() const override { return timings_.newest_frame(); }
+  void step_history(std::size_t index, std::vector<float>& out) const override;
+  void span_history(std::vector<float>& out) const override { timings_.span_history(out); }
+  std::vector<TimelineBar> timeline() const override { return timings_.newest_timeline(); }
   bool begin_display(std::size_t) override { return false; }
   void end_display(std::size_t) override {}
 
@@ -73,12 +81,14 @@ class SplitEngine final : public Engine {
   struct Entry;
   std::unique_ptr<SplitLattice> make(const InstanceSpec& spec, std::uint64_t generation = 0);
   Entry& at(std::size_t index) const;
+  void harvest_timings();
 
   std::vector<int> devices_;
   std::unique_ptr<DeviceWorkers> workers_;
   std::vector<std::unique_ptr<Entry>> instances_;
   StreamMode mode_ = StreamMode::per_instance;
   int timing_period_ = 1;
+  SplitTimings timings_;
 };
 
 }  // namespace ls::multi

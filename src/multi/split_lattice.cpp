@@ -226,11 +226,12 @@ void SplitLattice::enqueue_launch(BandState& s, int generations) {
   }
 }
 
-void SplitLattice::step(int generations) {
+void SplitLattice::step(int generations, const BandHook& before, const BandHook& after) {
   if (generations <= 0) return;
   const int per_exchange = generations_per_exchange(variant_, depth_);
   const bool refresh = halos_stale_;
   run([&](int band, BandState& s) {
+    if (before) before(band, s.stream.get());
     // After a fill or an edit: the halos next to the own rows, before the first launch reads them.
     if (refresh) exchange_->exchange(band, s.front, per_exchange);
     for (int left = generations; left > 0;) {
@@ -242,6 +243,7 @@ void SplitLattice::step(int generations) {
       exchange_->exchange(band, s.front, per_exchange);
       left -= g;
     }
+    if (after) after(band, s.stream.get());
   });
   halos_stale_ = false;
   generation_ += static_cast<std::uint64_t>(generations);

@@ -6,6 +6,8 @@
 // (population and the state hash over the whole lattice) is the one-lattice summary.
 #pragma once
 
+#include <cuda_runtime_api.h>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -60,9 +62,13 @@ class SplitLattice {
   int halo() const { return halo_; }
   HaloExchange& exchange() { return *exchange_; }
 
+  /// Enqueued by each band's own thread on the band's stream, with its device current (SplitEngine
+  /// records its timing events here).
+  using BandHook = std::function<void(int band, cudaStream_t stream)>;
   /// Enqueues `generations` generations on every band (each band's thread: launch, exchange, ...);
-  /// returns once enqueued, never waiting for a device.
-  void step(int generations);
+  /// returns once enqueued, never waiting for a device. `before` goes ahead of a band's first
+  /// launch (and halo refresh), `after` behind its last exchange, when given.
+  void step(int generations, const BandHook& before = {}, const BandHook& after = {});
   void set_rule(const Rule& rule) { rule_ = rule; }
   void set_cell(int x, int y, bool alive);
 

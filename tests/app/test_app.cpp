@@ -280,5 +280,56 @@ TEST(App, ReportHasEveryFieldAndTheFinalState) {
   EXPECT_NE(r4.find("\"hash\": \"" + run_out.substr(h + 5, 18) + "\""), std::string::npos) << r4;
 }
 
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+/// The value of the first `"key": value` at or after `from` in `r`, as written.
+std::string field(const std::string& r, const std::string& key, std::size_t from = 0) {
+  const std::regex pattern("\"" + key + "\": (\"[^\"]*\"|[^,}\\]\n]+)");
+  std::smatch m;
+  const std::string tail = r.substr(from);
+  return std::regex_search(tail, m, pattern) ? m[1].str() : std::string("(missing)");
+}
+
+// The report names the GPU(s) each instance runs on and, per GPU, its frame figures and memory:
+// the CPU engine runs on none; the one-GPU CUDA engine's instances all run on its device, whose
+// figures are the frame's.
+TEST(App, ReportNamesEachInstancesGpusAndEachGpusFigures) {
+  ScratchDir dir;
+  ASSERT_EQ(shell(dir, "env -u DISPLAY " + quoted_app() +
+                           " --headless --backend cpu --width 64 --height 64 --instances 3 --frames 4 "
+                           "--size 320x180 --report cpu.json"),
+            0)
+      << dir.read("out.txt");
+  const std::string cpu = dir.read("cpu.json");
+  EXPECT_NE(cpu.find("\"gpus\": []"), std::string::npos) << cpu;
+  EXPECT_EQ(occurrences(cpu, "\"devices\": []"), 3u) << cpu;
+
+  if (shell(dir, quoted_app() + " run --backend cuda --width 32 --height 32 --generations 0") != 0)
+    GTEST_SKIP() << "no usable CUDA device: " << dir.read("out.txt");
+  ASSERT_EQ(
+      shell(dir, quoted_app() + " --headless --backend cuda --instances 4 --frames 20 --report cuda.json"), 0)
+      << dir.read("out.txt");
+  const std::string r = dir.read("cuda.json");
+  EXPECT_EQ(occurrences(r, "\"devices\": [0]"), 4u) << r;
+  const std::size_t gpus = r.find("\"gpus\": [");
+  ASSERT_NE(gpus, std::string::npos) << r;
+  const std::size_t instances = r.find("\"instances\": [");
+  const std::string list = r.substr(gpus, instances - gpus);
+  EXPECT_EQ(occurrences(list, "\"index\": "), 1u) << list;
+  EXPECT_EQ(field(list, "index"), "0") << list;
+  EXPECT_EQ(field(list, "name"), field(r, "device")) << r;
+  EXPECT_EQ(field(list, "span_ms"), field(r, "gpu_span_ms")) << r;
+  EXPECT_EQ(field(list, "busy_ms"), field(r, "busy_ms")) << r;
+  EXPECT_EQ(field(list, "concurrency"), field(r, "concurrency")) << r;
+  EXPECT_GT(std::stod(field(list, "span_ms")), 0) << r;
+  // The context and the lattices take memory; the rest is free.
+  EXPECT_GT(std::stod(field(list, "memory_used_bytes")), 4.0 * 1024 * 1024 / 8) << r;
+  EXPECT_GT(std::stod(field(list, "memory_free_bytes")), 0) << r;
+}
+
 }  // namespace
 }  // namespace ls::test

@@ -6,6 +6,7 @@
 // never blocks. Skips (with the reason) where there is no CUDA device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -203,6 +204,83 @@ TEST_F(SplitLatticeTest, CellEditsNearBandEdgesReachTheNeighboursHalos) {
     engine.step(3);
     cpu_run(want, Rule::life(), 3, 1);
     ASSERT_EQ(difference(engine.read(0), want), "") << "round " << i;
+  }
+}
+
+// Timings: one frame in the timing period is timed; each timed frame gives one step bar per band
+// of every instance, rows grouped per GPU (distinct rows, the first GPU's first); the frame's busy
+// time is the bars' sum and its span the longest GPU's; an instance's step time is its longest
+// band's. Timing changes no cell: the hash equals the one-GPU engine's.
+TEST_F(SplitLatticeTest, TimedFramesGiveOneBarPerBandAndChangeNoState) {
+  for (const auto& devices : band_layouts()) {
+    SplitEngine split(devices);
+    CudaEngine ref(0);
+    const InstanceSpec a = soup(512, 512, Variant::bitpacked, 8, Rule::life(), 5);
+    const InstanceSpec b = soup(256, 1024, Variant::shared, 1, Rule::life(), 6);
+    split.add(a);
+    split.add(b);
+    ref.add(a);
+    ref.add(b);
+    EXPECT_FALSE(split.frame_timings().valid);
+    split.set_timing_period(3);
+    int timed = 0;
+    for (int f = 0; f < 9; ++f) {
+      split.step(8);
+      ref.step(8);
+      EXPECT_EQ(split.frame_timed(), f % 3 == 0) << "frame " << f;
+      timed += split.frame_timed();
+      split.finish();  // every band done: the frame's timings read at once, none dropped
+    }
+    const std::size_t bands = devices.size();
+    for (std::size_t i = 0; i < 2; ++i) {
+      const InstanceStatus st = split.status(i);
+      EXPECT_EQ(st.step_ms.samples, timed) << name_of(devices);
+      EXPECT_GT(st.step_ms.mean, 0);
+      EXPECT_GT(st.cups, 0);
+      std::vector<float> history;
+      split.step_history(i, history);
+      EXPECT_EQ(history.size(), static_cast<std::size_t>(timed));
+      EXPECT_EQ(split.summarize(i).hash, ref.summarize(i).hash) << name_of(devices) << " instance " << i;
+    }
+    const FrameTimings t = split.frame_timings();
+    ASSERT_TRUE(t.valid);
+    const std::vector<TimelineBar> bars = split.timeline();
+    ASSERT_EQ(bars.size(), 2 * bands) << name_of(devices);
+    std::vector<int> rows;
+    double busy = 0, longest_end = 0;
+    std::vector<double> longest_band(2, 0);
+    for (const TimelineBar& bar : bars) {
+      EXPECT_EQ(bar.kind, TimelineBar::Kind::step);
+      EXPECT_GE(bar.start_ms, 0);
+      EXPECT_GE(bar.end_ms, bar.start_ms);
+      EXPECT_LE(bar.end_ms, t.gpu_span_ms + 1e-9);
+      rows.push_back(bar.stream);
+      busy += bar.end_ms - bar.start_ms;
+      longest_end = std::max(longest_end, bar.end_ms);
+      longest_band[bar.instance] = std::max(longest_band[bar.instance], bar.end_ms - bar.start_ms);
+    }
+    std::sort(rows.begin(), rows.end());
+    EXPECT_EQ(std::adjacent_find(rows.begin(), rows.end()), rows.end()) << "one row per band";
+    EXPECT_NEAR(t.busy_ms, busy, 1e-6);
+    EXPECT_NEAR(t.gpu_span_ms, longest_end, 1e-6);  // some GPU's bars end at the span
+    EXPECT_NEAR(t.concurrency, t.busy_ms / t.gpu_span_ms, 1e-9);
+    for (std::size_t i = 0; i < 2; ++i)
+      EXPECT_NEAR(split.status(i).step_ms.last, longest_band[i], 1e-6) << "instance " << i;
+    // Rows grouped per GPU, in the order the devices are listed: a GPU's rows hold instance 0's
+    // bands on it, then instance 1's, before the next GPU's rows begin.
+    std::vector<std::size_t> expected;
+    std::vector<int> seen;
+    for (const int d : devices) {
+      if (std::find(seen.begin(), seen.end(), d) != seen.end()) continue;
+      seen.push_back(d);
+      const auto on_d = static_cast<std::size_t>(std::count(devices.begin(), devices.end(), d));
+      for (std::size_t i = 0; i < 2; ++i) expected.insert(expected.end(), on_d, i);
+    }
+    ASSERT_EQ(expected.size(), bars.size());
+    for (const TimelineBar& bar : bars)
+      EXPECT_EQ(bar.instance, expected[static_cast<std::size_t>(bar.stream)])
+          << name_of(devices) << " row " << bar.stream;
+    EXPECT_EQ(split.host_syncs_in_last_step(), 0u);
   }
 }
 

@@ -1,0 +1,175 @@
+// split_timings.cpp — the split engine's frame timings (split_timings.hpp).
+#include "multi/split_timings.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "cuda_check.hpp"
+#include "multi/device_guard.hpp"
+
+namespace ls::multi {
+
+namespace {
+
+/// ms from `from` to `to` (both on one device), or false while either is pending.
+bool try_elapsed_ms(cudaEvent_t from, cudaEvent_t to, double& ms) {
+  float t = 0;
+  const cudaError_t err = cudaEventElapsedTime(&t, from, to);
+  if (err == cudaSuccess) {
+    ms = t;
+    return true;
+  }
+  if (err == cudaErrorNotReady) {
+    // Not an error: a later cudaGetLastError() check after a launch must not see it.
+    if (cudaPeekAtLastError() == cudaErrorNotReady) cudaGetLastError();
+    return false;
+  }
+  throw_cuda_error(err, "cudaEventElapsedTime(&t, from, to)", __FILE__, __LINE__);
+}
+
+}  // namespace
+
+// ---- one instance -----------------------------------------------------------------------------
+
+BandTimings::BandTimings(std::vector<int> devices) : devices_(std::move(devices)) {}
+
+BandTimings::~BandTimings() {
+  for (Slot& slot : slots_)
+    for (std::size_t b = 0; b < slot.start.size(); ++b) {
+      if (!slot.start[b] && !slot.end[b]) continue;
+      try {
+        const DeviceGuard on(devices_[b]);
+        slot.start[b] = cuda::Event();
+        slot.end[b] = cuda::Event();
+      } catch (...) {
+        slot.start[b] = cuda::Event();
+        slot.end[b] = cuda::Event();
+      }
+    }
+}
+
+void BandTimings::claim(std::uint64_t timed, int generations) {
+  current_ = static_cast<std::size_t>(timed % kSplitTimingRing);
+  Slot& slot = slots_[current_];
+  slot.timed = timed;
+  slot.generations = generations;
+  // Sized here, on the caller's thread: each band's thread then touches its own element only.
+  slot.start.resize(devices_.size());
+  slot.end.resize(devices_.size());
+}
+
+SplitLattice::BandHook BandTimings::start_hook() {
+  Slot* slot = &slots_[current_];
+  return [slot](int band, cudaStream_t stream) {
+    cuda::Event& e = slot->start[static_cast<std::size_t>(band)];
+    if (!e) e = cuda::Event(cuda::Event::Create{});  // on the band's thread: its device is current
+    e.record(stream);
+  };
+}
+
+SplitLattice::BandHook BandTimings::end_hook() {
+  Slot* slot = &slots_[current_];
+  return [slot](int band, cudaStream_t stream) {
+    cuda::Event& e = slot->end[static_cast<std::size_t>(band)];
+    if (!e) e = cuda::Event(cuda::Event::Create{});
+    e.record(stream);
+  };
+}
+
+// ---- the engine's frames ----------------------------------------------------------------------
+
+void SplitTimings::set_period(int period) {
+  period_ = period;
+  frames_to_timed_ = 0;
+}
+
+std::optional<std::uint64_t> SplitTimings::start_frame() {
+  current_timed_ = frames_to_timed_ == 0;
+  frames_to_timed_ = current_timed_ ? period_ - 1 : frames_to_timed_ - 1;
+  if (!current_timed_) return std::nullopt;
+  const std::uint64_t t = timed_count_++;
+  // Slots about to be overwritten lose their unread timings (the GPUs are that far behind).
+  if (t + 1 > kSplitTimingRing) next_harvest_ = std::max(next_harvest_, t + 1 - kSplitTimingRing);
+  return t;
+}
+
+void SplitTimings::harvest(const std::vector<BandTimings*>& instances, const std::vector<int>& devices) {
+  while (next_harvest_ < timed_count_) {
+    if (!read(instances, devices, next_harvest_)) return;
+    ++next_harvest_;
+  }
+}
+
+/// Reads timed frame `timed`: false, changing nothing, while any of its events is pending.
+bool SplitTimings::read(const std::vector<BandTimings*>& instances, const std::vector<int>& devices,
+                        std::uint64_t timed) {
+  const std::size_t s = static_cast<std::size_t>(timed % kSplitTimingRing);
+  struct Mark {
+    std::size_t instance;
+    std::size_t band;
+    double start;
+    double end;
+  };
+  // The bands of this frame, per device in the order the engine lists its devices.
+  std::vector<int> order;
+  for (const int d : devices)
+    if (std::find(order.begin(), order.end(), d) == order.end()) order.push_back(d);
+  std::map<int, std::vector<Mark>> per_device;
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    const BandTimings::Slot& slot = instances[i]->slots_[s];
+    if (slot.timed != timed) continue;
+    for (std::size_t b = 0; b < slot.start.size(); ++b)
+      if (slot.start[b] && slot.end[b]) per_device[instances[i]->devices_[b]].push_back(Mark{i, b, 0, 0});
+  }
+  double span = 0, busy = 0;
+  std::vector<TimelineBar> bars;
+  std::vector<double> instance_step(instances.size(), -1);
+  int row = 0;
+  for (const int d : order) {
+    auto it = per_device.find(d);
+    if (it == per_device.end()) continue;
+    std::vector<Mark>& marks = it->second;
+    const DeviceGuard on(d);
+    const auto& first = instances[marks.front().instance]->slots_[s];
+    const cudaEvent_t ref = first.start[marks.front().band].get();
+    for (Mark& m : marks) {
+      const BandTimings::Slot& slot = instances[m.instance]->slots_[s];
+      // Start and end were recorded on one stream: the end finishing implies the start did.
+      if (!try_elapsed_ms(ref, slot.end[m.band].get(), m.end)) return false;
+      if (!try_elapsed_ms(ref, slot.start[m.band].get(), m.start)) return false;
+    }
+    double first_start = marks.front().start, last_end = marks.front().end;
+    for (const Mark& m : marks) {
+      first_start = std::min(first_start, m.start);
+      last_end = std::max(last_end, m.end);
+    }
+    span = std::max(span, last_end - first_start);
+    for (const Mark& m : marks) {
+      bars.push_back(
+          {m.instance, row++, TimelineBar::Kind::step, m.start - first_start, m.end - first_start});
+      busy += m.end - m.start;
+      instance_step[m.instance] = std::max(instance_step[m.instance], m.end - m.start);
+    }
+  }
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    if (instance_step[i] < 0) continue;
+    instances[i]->step_.add(instance_step[i]);
+    instances[i]->generations_.add(instances[i]->slots_[s].generations);
+  }
+  if (bars.empty()) return true;
+  span_ms_.add(span);
+  newest_frame_ = FrameTimings{true, span, busy, span > 0 ? busy / span : 0.0, {}};
+  newest_timeline_ = std::move(bars);
+  return true;
+}
+
+void SplitTimings::forget(std::size_t index) {
+  std::erase_if(newest_timeline_, [&](const TimelineBar& b) { return b.instance == index; });
+  for (TimelineBar& b : newest_timeline_)
+    if (b.instance > index) --b.instance;
+}
+
+}  // namespace ls::multi

@@ -1,0 +1,98 @@
+// split_timings.hpp — the split engine's frame timings. In each timed frame (one in the timing
+// period) every band of every instance records a start event before its first launch and an end
+// event after its last exchange, on its own stream, from its own thread; a frame or two later they
+// are read without waiting (a pending event leaves the frame for later, as sim/timing_ring.cpp
+// does) into each instance's step statistics, the frame's figures and its timeline.
+//
+// Events of different GPUs cannot be compared, so each GPU's bars are placed from that GPU's
+// earliest band start (the GPUs start a frame within the host's hand-out of it); the frame's span
+// is the longest GPU's span, its busy time the sum over all bands. An instance's step time is its
+// longest band's (the bands run side by side). Timeline rows are grouped per GPU: the rows of the
+// first listed GPU's bands (instance by instance, band by band) come first, then the next GPU's.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "core/stats.hpp"
+#include "multi/split_lattice.hpp"
+#include "sim/cuda_handles.hpp"
+
+namespace ls::multi {
+
+/// Timed frames of events each instance keeps: reading them a frame or two late never waits.
+inline constexpr std::size_t kSplitTimingRing = 4;
+
+/// One split instance's timing events and statistics (SplitEngine keeps one per instance).
+class BandTimings {
+ public:
+  /// `devices`: each band's device, in band order.
+  explicit BandTimings(std::vector<int> devices);
+  ~BandTimings();  // each event destroyed with its device current
+  BandTimings(const BandTimings&) = delete;
+  BandTimings& operator=(const BandTimings&) = delete;
+
+  /// Claims ring slot `timed % kSplitTimingRing` for timed frame `timed`, a step of `generations`,
+  /// and gives the hooks that record its events (SplitLattice::step).
+  void claim(std::uint64_t timed, int generations);
+  SplitLattice::BandHook start_hook();
+  SplitLattice::BandHook end_hook();
+
+  StatSummary step_ms() const { return step_.summary(); }
+  double mean_generations() const { return generations_.summary().mean; }
+  void step_history(std::vector<float>& out) const { step_.history(out); }
+
+ private:
+  friend class SplitTimings;
+  struct Slot {
+    std::uint64_t timed = std::numeric_limits<std::uint64_t>::max();
+    int generations = 0;
+    std::vector<cuda::Event> start, end;  // per band, made on the band's thread at first use
+  };
+  std::vector<int> devices_;
+  std::array<Slot, kSplitTimingRing> slots_;
+  std::size_t current_ = 0;  // the slot the hooks record into
+  RollingStats step_;
+  RollingStats generations_;
+};
+
+class SplitTimings {
+ public:
+  void set_period(int period);  // check_timing_period first
+  int period() const { return period_; }
+  /// Starts a frame (a step of at least one generation with at least one instance): the timed
+  /// frame's number if it is timed, else none.
+  std::optional<std::uint64_t> start_frame();
+  bool frame_timed() const { return current_timed_; }
+
+  /// Reads the finished timed frames, oldest first, stopping at the first with a pending event
+  /// (never waiting; a split frame has no display bracket to wait for, so the newest frame is read
+  /// as soon as it is done). `instances` in the engine's order; `devices` the engine's band
+  /// devices, whose order groups the timeline rows.
+  void harvest(const std::vector<BandTimings*>& instances, const std::vector<int>& devices);
+
+  const FrameTimings& newest_frame() const { return newest_frame_; }
+  const std::vector<TimelineBar>& newest_timeline() const { return newest_timeline_; }
+  void span_history(std::vector<float>& out) const { span_ms_.history(out); }
+  /// Instance `index` is gone: its bars leave the newest timeline, later instances move up.
+  void forget(std::size_t index);
+
+ private:
+  bool read(const std::vector<BandTimings*>& instances, const std::vector<int>& devices, std::uint64_t timed);
+
+  int period_ = 1;
+  int frames_to_timed_ = 0;  // frames before the next timed one
+  bool current_timed_ = false;
+  std::uint64_t timed_count_ = 0;   // timed frames started
+  std::uint64_t next_harvest_ = 0;  // the oldest timed frame not read yet
+  FrameTimings newest_frame_;
+  std::vector<TimelineBar> newest_timeline_;
+  RollingStats span_ms_;
+};
+
+}  // namespace ls::multi
