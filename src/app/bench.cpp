@@ -25,6 +25,7 @@
 #include "app/bench_devices.hpp"
 #include "app/cli_devices.hpp"
 #include "app/cli_numbers.hpp"
+#include "app/json_text.hpp"
 #include "core/error.hpp"
 #include "core/rule.hpp"
 #include "core/trace.hpp"
@@ -35,6 +36,9 @@
 namespace ls {
 
 namespace {
+
+using app::json_string;
+std::string number(double v) { return app::json_number(v); }
 
 constexpr int kRepeats = 7;
 constexpr double kTargetRepeatMs = 25.0;  // each repeat runs enough frames to take about this long
@@ -402,29 +406,6 @@ std::string cuda_runtime_version() {
   int v = 0;
   CUDA_CHECK(cudaRuntimeGetVersion(&v));
   return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
-}
-
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (const char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (static_cast<unsigned char>(ch) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-      out += buf;
-    } else {
-      out += ch;
-    }
-  }
-  return out + "\"";
-}
-
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
 }
 
 void write_json(const std::string& path, int ordinal, const std::string& device, const std::string& driver,

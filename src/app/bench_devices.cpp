@@ -19,6 +19,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "app/json_text.hpp"
 #include "core/error.hpp"
 #include "cuda_check.hpp"
 #include "multi/device_guard.hpp"
@@ -29,6 +30,9 @@
 namespace ls {
 
 namespace {
+
+using app::json_string;
+std::string number(double v) { return app::json_number(v); }
 
 // As bench.cpp's one-GPU rows: a warm-up, then the median of kRepeats repeats of about
 // kTargetRepeatMs each on the GPUs together (sized on the one-GPU run, so that both runs step the
@@ -330,21 +334,6 @@ std::vector<Config> sweep(const DevicesBench& b) {
 }
 
 // ---- output -----------------------------------------------------------------------------------
-
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (const char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    if (static_cast<unsigned char>(ch) >= 0x20) out += ch;
-  }
-  return out + "\"";
-}
-
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
 
 std::string device_list(const std::vector<int>& devices, char separator) {
   std::string out;

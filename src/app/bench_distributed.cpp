@@ -26,6 +26,7 @@
 #include "app/cli_numbers.hpp"
 #include "app/distributed_job.hpp"
 #include "app/distributed_setup.hpp"
+#include "app/json_text.hpp"
 #include "core/error.hpp"
 #include "core/lattice.hpp"
 #include "core/rule.hpp"
@@ -34,6 +35,9 @@
 namespace ls {
 
 namespace {
+
+using app::json_string;
+std::string number(double v) { return app::json_number(v); }
 
 constexpr const char* kPrefix = "lifestreams bench";
 constexpr int kRepeats = 7;
@@ -237,29 +241,6 @@ double time_frames(dist::DistributedLattice& lattice, const dist::BandComm& comm
 }
 
 // ---- output -----------------------------------------------------------------------------------
-
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (const char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (static_cast<unsigned char>(ch) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-      out += buf;
-    } else {
-      out += ch;
-    }
-  }
-  return out + "\"";
-}
-
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
 
 class BenchJob final : public DistributedJob {
  public:

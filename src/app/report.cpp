@@ -14,35 +14,13 @@
 #include <vector>
 
 #include "app/gpu_facts.hpp"
+#include "app/json_text.hpp"
 #include "core/error.hpp"
 
 namespace ls::app {
 namespace {
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += ch;
-    }
-  }
-  return out + "\"";
-}
-
-std::string num(double v) {
-  if (!std::isfinite(v)) return "null";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
+std::string num(double v) { return json_number(v); }
 
 std::string device_array(const std::vector<int>& devices) {
   std::string out = "[";

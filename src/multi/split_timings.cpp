@@ -9,28 +9,9 @@
 
 #include "cuda_check.hpp"
 #include "multi/device_guard.hpp"
+#include "sim/event_reads.hpp"
 
 namespace ls::multi {
-
-namespace {
-
-/// ms from `from` to `to` (both on one device), or false while either is pending.
-bool try_elapsed_ms(cudaEvent_t from, cudaEvent_t to, double& ms) {
-  float t = 0;
-  const cudaError_t err = cudaEventElapsedTime(&t, from, to);
-  if (err == cudaSuccess) {
-    ms = t;
-    return true;
-  }
-  if (err == cudaErrorNotReady) {
-    // Not an error: a later cudaGetLastError() check after a launch must not see it.
-    if (cudaPeekAtLastError() == cudaErrorNotReady) cudaGetLastError();
-    return false;
-  }
-  throw_cuda_error(err, "cudaEventElapsedTime(&t, from, to)", __FILE__, __LINE__);
-}
-
-}  // namespace
 
 // ---- one instance -----------------------------------------------------------------------------
 
@@ -138,8 +119,8 @@ bool SplitTimings::read(const std::vector<BandTimings*>& instances, const std::v
     for (Mark& m : marks) {
       const BandTimings::Slot& slot = instances[m.instance]->slots_[s];
       // Start and end were recorded on one stream: the end finishing implies the start did.
-      if (!try_elapsed_ms(ref, slot.end[m.band].get(), m.end)) return false;
-      if (!try_elapsed_ms(ref, slot.start[m.band].get(), m.start)) return false;
+      if (!sim::try_elapsed_ms(ref, slot.end[m.band].get(), m.end)) return false;
+      if (!sim::try_elapsed_ms(ref, slot.start[m.band].get(), m.start)) return false;
     }
     double first_start = marks.front().start, last_end = marks.front().end;
     for (const Mark& m : marks) {

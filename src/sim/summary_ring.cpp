@@ -2,26 +2,11 @@
 // order, the ring never losing the newest request; their pacing and timing.
 #include "sim/summary_ring.hpp"
 
+#include "sim/event_reads.hpp"
 #include "sim/frame_launch.hpp"
 #include "sim/instance.hpp"
 
 namespace ls::sim {
-
-namespace {
-
-/// Non-blocking completion test; a real error throws DeviceError.
-bool event_done(cudaEvent_t event) {
-  const cudaError_t err = cudaEventQuery(event);
-  if (err == cudaSuccess) return true;
-  if (err == cudaErrorNotReady) {
-    // Not an error: make sure a later cudaGetLastError() check after a launch does not see it.
-    if (cudaPeekAtLastError() == cudaErrorNotReady) cudaGetLastError();
-    return false;
-  }
-  throw_cuda_error(err, "cudaEventQuery(event)", __FILE__, __LINE__);
-}
-
-}  // namespace
 
 double frame_work_ms(const Instance& inst) {
   return inst.timing.step.summary().mean + inst.timing.display.summary().mean;

@@ -4,38 +4,12 @@
 
 #include <algorithm>
 
+#include "sim/event_reads.hpp"
 #include "sim/instance.hpp"
 
 namespace ls::sim {
 
 namespace {
-
-/// Milliseconds from `from` to `to`, or false while either is pending; a real error throws.
-bool try_elapsed_ms(cudaEvent_t from, cudaEvent_t to, double& ms) {
-  float t = 0;
-  const cudaError_t err = cudaEventElapsedTime(&t, from, to);
-  if (err == cudaSuccess) {
-    ms = t;
-    return true;
-  }
-  if (err == cudaErrorNotReady) {
-    // Not an error: make sure a later cudaGetLastError() check after a launch does not see it.
-    if (cudaPeekAtLastError() == cudaErrorNotReady) cudaGetLastError();
-    return false;
-  }
-  throw_cuda_error(err, "cudaEventElapsedTime(&t, from, to)", __FILE__, __LINE__);
-}
-
-/// Whether `event`'s work is done, never waiting; a real error throws.
-bool event_done(cudaEvent_t event) {
-  const cudaError_t err = cudaEventQuery(event);
-  if (err == cudaSuccess) return true;
-  if (err == cudaErrorNotReady) {
-    if (cudaPeekAtLastError() == cudaErrorNotReady) cudaGetLastError();
-    return false;
-  }
-  throw_cuda_error(err, "cudaEventQuery(event)", __FILE__, __LINE__);
-}
 
 double elapsed_ms(cudaEvent_t from, cudaEvent_t to) {
   float ms = 0;
