@@ -108,6 +108,8 @@ std::unique_ptr<dist::DistributedLattice> make_distributed_lattice(const Distrib
                spec.generations_per_launch);  // refused in words of ranks
     return std::make_unique<dist::NcclDistributedLattice>(comm, spec, pattern,
                                                           rank_device(b, mpi.local_rank()));
+#else
+    (void)b;  // no GPU backend in this build: refused before this (distributed_setup's checks)
 #endif
   }
   auto bands = rank_bands(spec.height, mpi.size(), Variant::naive, 1);
