@@ -36,34 +36,34 @@ MultiEngine::MultiEngine(std::vector<DeviceSlot> slots) : slots_(std::move(slots
   if (slots_.empty()) throw InputError("an engine over several devices needs at least one device");
   for (std::size_t s = 0; s < slots_.size(); ++s) {
     if (!slots_[s].engine) throw InputError("device slot " + std::to_string(s) + " has no engine");
-    if (slots_[s].engine->size() != 0)
+    if (use(s).size() != 0)
       throw InputError("device slot " + std::to_string(s) + "'s engine must start empty");
     for (std::size_t t = 0; t < s; ++t)
       if (slots_[t].device == slots_[s].device)
         throw InputError("device " + std::to_string(slots_[s].device) + " is listed twice");
   }
-  mode_ = slots_[0].engine->stream_mode();
-  timing_period_ = slots_[0].engine->timing_period();
-  for (auto& slot : slots_) {
-    slot.engine->set_stream_mode(mode_);
-    slot.engine->set_timing_period(timing_period_);
+  mode_ = use(0).stream_mode();
+  timing_period_ = use(0).timing_period();
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    use(s).set_stream_mode(mode_);
+    use(s).set_timing_period(timing_period_);
   }
 }
 
 MultiEngine::~MultiEngine() = default;
 
-std::string MultiEngine::backend() const { return slots_[0].engine->backend(); }
+std::string MultiEngine::backend() const { return use(0).backend(); }
 
 std::string MultiEngine::device_name() const {
   std::string out;
-  for (const auto& slot : slots_) {
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
     if (!out.empty()) out += ", ";
-    out += std::to_string(slot.device) + ": " + slot.engine->device_name();
+    out += std::to_string(slots_[s].device) + ": " + use(s).device_name();
   }
   return out;
 }
 
-int MultiEngine::cuda_device() const { return slots_[0].engine->cuda_device(); }
+int MultiEngine::cuda_device() const { return use(0).cuda_device(); }
 
 const MultiEngine::Place& MultiEngine::place(std::size_t index) const {
   if (index >= places_.size())
@@ -97,7 +97,13 @@ std::size_t MultiEngine::slot_of(std::size_t index) const { return place(index).
 
 Engine& MultiEngine::slot_engine(std::size_t slot) const {
   check_slot(slot);
-  return *slots_[slot].engine;
+  return use(slot);
+}
+
+Engine& MultiEngine::use(std::size_t slot) const {
+  const DeviceSlot& s = slots_[slot];
+  if (s.make_current) s.make_current();
+  return *s.engine;
 }
 
 std::vector<int> MultiEngine::instance_devices(std::size_t index) const {
@@ -108,7 +114,7 @@ std::size_t MultiEngine::max_instances() const { return kPerSlot * slots_.size()
 
 std::vector<std::size_t> MultiEngine::counts() const {
   std::vector<std::size_t> out;
-  for (const auto& slot : slots_) out.push_back(slot.engine->size());
+  for (std::size_t s = 0; s < slots_.size(); ++s) out.push_back(use(s).size());
   return out;
 }
 
@@ -131,32 +137,28 @@ std::string MultiEngine::room_text(const std::vector<std::size_t>& counts) const
 }
 
 void MultiEngine::add_to_slot(const InstanceSpec& spec, std::size_t slot) {
-  Engine& target = *slots_[slot].engine;
-  if (target.size() >= kPerSlot)
+  if (use(slot).size() >= kPerSlot)
     throw InputError("1 instance asked on GPU " + std::to_string(slots_[slot].device) + "; " +
                      room_text(counts()));
   const auto* copy = std::get_if<CopyInit>(&spec.init);
   const Place source = copy ? place(copy->source) : Place{};
-  on_device(slots_[slot].device, [&] {
-    if (!copy) {
-      target.add(spec);
-      return;
-    }
-    if (source.slot == slot) {
-      InstanceSpec local = spec;
-      local.init = CopyInit{source.local};
-      target.add(local);
-      return;
-    }
+  if (!copy) {
+    on_device(slots_[slot].device, [&] { use(slot).add(spec); });
+  } else if (source.slot == slot) {
+    InstanceSpec local = spec;
+    local.init = CopyInit{source.local};
+    on_device(slots_[slot].device, [&] { use(slot).add(local); });
+  } else {
     // A copy of an instance on another device: its exact state and generation, and its origin
     // under the same rule, as a copy on one device gets.
-    Engine& from = *slots_[source.slot].engine;
-    const InstanceStatus s = from.status(source.local);
+    const InstanceStatus s = use(source.slot).status(source.local);
     InstanceSpec moved = spec;
-    moved.init = from.read(source.local);
-    target.add_moved(moved, s.generation, s.rule == spec.rule ? s.origin : unique_origin());
-  });
-  places_.push_back(Place{slot, target.size() - 1});
+    moved.init = use(source.slot).read(source.local);
+    on_device(slots_[slot].device, [&] {
+      use(slot).add_moved(moved, s.generation, s.rule == spec.rule ? s.origin : unique_origin());
+    });
+  }
+  places_.push_back(Place{slot, use(slot).size() - 1});
 }
 
 void MultiEngine::add_on(const InstanceSpec& spec, std::size_t slot) {
@@ -178,8 +180,8 @@ void MultiEngine::add_moved(const InstanceSpec& spec, std::uint64_t generation, 
   const std::size_t slot = next_free_slot(now, next_slot_);
   if (slot == slots_.size())
     throw InputError("1 instance asked, " + std::to_string(max_instances()) + " running; " + room_text(now));
-  on_device(slots_[slot].device, [&] { slots_[slot].engine->add_moved(spec, generation, origin); });
-  places_.push_back(Place{slot, slots_[slot].engine->size() - 1});
+  on_device(slots_[slot].device, [&] { use(slot).add_moved(spec, generation, origin); });
+  places_.push_back(Place{slot, use(slot).size() - 1});
   next_slot_ = (slot + 1) % slots_.size();
 }
 
@@ -215,7 +217,7 @@ void MultiEngine::check_room(const std::vector<InstanceSpec>& specs) const {
     cursor = (slot + 1) % slots_.size();
   }
   for (std::size_t s = 0; s < slots_.size(); ++s)
-    if (!shares[s].empty()) on_device(slots_[s].device, [&] { slots_[s].engine->check_room(shares[s]); });
+    if (!shares[s].empty()) on_device(slots_[s].device, [&] { use(s).check_room(shares[s]); });
 }
 
 void MultiEngine::forget_local(std::size_t slot, std::size_t local) {
@@ -225,67 +227,64 @@ void MultiEngine::forget_local(std::size_t slot, std::size_t local) {
 
 void MultiEngine::remove(std::size_t index) {
   const Place p = place(index);
-  slots_[p.slot].engine->remove(p.local);
+  use(p.slot).remove(p.local);
   places_.erase(places_.begin() + static_cast<std::ptrdiff_t>(index));
   forget_local(p.slot, p.local);
 }
 
 void MultiEngine::replace(std::size_t index, const InstanceSpec& spec) {
   const Place p = place(index);
-  Engine& e = *slots_[p.slot].engine;
   const auto* copy = std::get_if<CopyInit>(&spec.init);
   if (!copy) {
-    on_device(slots_[p.slot].device, [&] { e.replace(p.local, spec); });
+    on_device(slots_[p.slot].device, [&] { use(p.slot).replace(p.local, spec); });
     return;
   }
   const Place source = place(copy->source);
   if (source.slot == p.slot) {
     InstanceSpec local = spec;
     local.init = CopyInit{source.local};
-    on_device(slots_[p.slot].device, [&] { e.replace(p.local, local); });
+    on_device(slots_[p.slot].device, [&] { use(p.slot).replace(p.local, local); });
     return;
   }
   // A copy from another device: appended to this slot with the copy's exact state, then the old
   // instance dropped; instance `index` now names the appended one.
-  Engine& from = *slots_[source.slot].engine;
-  const InstanceStatus s = from.status(source.local);
+  const InstanceStatus s = use(source.slot).status(source.local);
   InstanceSpec moved = spec;
-  moved.init = from.read(source.local);
-  on_device(slots_[p.slot].device,
-            [&] { e.add_moved(moved, s.generation, s.rule == spec.rule ? s.origin : unique_origin()); });
-  e.remove(p.local);
+  moved.init = use(source.slot).read(source.local);
+  on_device(slots_[p.slot].device, [&] {
+    use(p.slot).add_moved(moved, s.generation, s.rule == spec.rule ? s.origin : unique_origin());
+  });
+  use(p.slot).remove(p.local);
   forget_local(p.slot, p.local);
-  places_[index] = Place{p.slot, e.size() - 1};
+  places_[index] = Place{p.slot, use(p.slot).size() - 1};
 }
 
 void MultiEngine::move(std::size_t index, std::size_t slot) {
   const Place from = place(index);
   check_slot(slot);
   if (from.slot == slot) return;
-  Engine& source = *slots_[from.slot].engine;
-  Engine& target = *slots_[slot].engine;
-  if (target.size() >= kPerSlot)
+  if (use(slot).size() >= kPerSlot)
     throw InputError("instance " + std::to_string(index) + " cannot move to GPU " +
                      std::to_string(slots_[slot].device) + ": 1 instance asked there; " +
                      room_text(counts()));
-  const InstanceStatus s = source.status(from.local);
+  const InstanceStatus s = use(from.slot).status(from.local);
   InstanceSpec spec;
   spec.width = s.width;
   spec.height = s.height;
   spec.rule = s.rule;
   spec.variant = s.variant;
   spec.generations_per_launch = s.generations_per_launch;
-  spec.init = source.read(from.local);
+  spec.init = use(from.slot).read(from.local);
   // The target takes the state before the source lets it go: a refusal changes nothing.
-  on_device(slots_[slot].device, [&] { target.add_moved(spec, s.generation, s.origin); });
+  on_device(slots_[slot].device, [&] { use(slot).add_moved(spec, s.generation, s.origin); });
   try {
-    source.remove(from.local);
+    use(from.slot).remove(from.local);
   } catch (...) {
-    target.remove(target.size() - 1);
+    use(slot).remove(use(slot).size() - 1);
     throw;
   }
   forget_local(from.slot, from.local);
-  places_[index] = Place{slot, target.size() - 1};
+  places_[index] = Place{slot, use(slot).size() - 1};
 }
 
 void MultiEngine::set_instance_devices(std::size_t index, const std::vector<int>& devices) {
@@ -299,30 +298,30 @@ void MultiEngine::set_instance_devices(std::size_t index, const std::vector<int>
 
 void MultiEngine::set_variant(std::size_t index, Variant variant) {
   const Place& p = place(index);
-  on_device(slots_[p.slot].device, [&] { slots_[p.slot].engine->set_variant(p.local, variant); });
+  on_device(slots_[p.slot].device, [&] { use(p.slot).set_variant(p.local, variant); });
 }
 
 void MultiEngine::set_rule(std::size_t index, const Rule& rule) {
   const Place& p = place(index);
-  slots_[p.slot].engine->set_rule(p.local, rule);
+  use(p.slot).set_rule(p.local, rule);
 }
 
 void MultiEngine::set_generations_per_launch(std::size_t index, int k) {
   const Place& p = place(index);
-  slots_[p.slot].engine->set_generations_per_launch(p.local, k);
+  use(p.slot).set_generations_per_launch(p.local, k);
 }
 
 void MultiEngine::set_cell(std::size_t index, int x, int y, bool alive) {
   const Place& p = place(index);
-  slots_[p.slot].engine->set_cell(p.local, x, y, alive);
+  use(p.slot).set_cell(p.local, x, y, alive);
 }
 
 void MultiEngine::set_stream_mode(StreamMode mode) {
   std::size_t done = 0;
   try {
-    for (; done < slots_.size(); ++done) slots_[done].engine->set_stream_mode(mode);
+    for (; done < slots_.size(); ++done) use(done).set_stream_mode(mode);
   } catch (...) {
-    for (std::size_t s = 0; s < done; ++s) slots_[s].engine->set_stream_mode(mode_);
+    for (std::size_t s = 0; s < done; ++s) use(s).set_stream_mode(mode_);
     throw;
   }
   mode_ = mode;
@@ -330,34 +329,35 @@ void MultiEngine::set_stream_mode(StreamMode mode) {
 
 void MultiEngine::set_timing_period(int period) {
   check_timing_period(period);
-  for (auto& slot : slots_) slot.engine->set_timing_period(period);
+  for (std::size_t s = 0; s < slots_.size(); ++s) use(s).set_timing_period(period);
   timing_period_ = period;
 }
 
 bool MultiEngine::frame_timed() const {
-  return std::any_of(slots_.begin(), slots_.end(),
-                     [](const DeviceSlot& s) { return s.engine->frame_timed(); });
+  for (std::size_t s = 0; s < slots_.size(); ++s)
+    if (use(s).frame_timed()) return true;
+  return false;
 }
 
 void MultiEngine::step(int generations) {
   if (generations < 0) throw InputError("cannot step a negative number of generations");
   if (generations == 0 || places_.empty()) return;  // no frame, as on one device
   const double start = now_ms();
-  for (auto& slot : slots_)
-    if (slot.engine->size() > 0) slot.engine->step(generations);
+  for (std::size_t s = 0; s < slots_.size(); ++s)
+    if (use(s).size() > 0) use(s).step(generations);
   host_enqueue_.add(now_ms() - start);
 }
 
 std::uint64_t MultiEngine::host_syncs_in_last_step() const {
   std::uint64_t n = 0;
-  for (const auto& slot : slots_) n += slot.engine->host_syncs_in_last_step();
+  for (std::size_t s = 0; s < slots_.size(); ++s) n += use(s).host_syncs_in_last_step();
   return n;
 }
 
 FrameGraphStats MultiEngine::frame_graph_stats() const {
   FrameGraphStats out;
-  for (const auto& slot : slots_) {
-    const FrameGraphStats g = slot.engine->frame_graph_stats();
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    const FrameGraphStats g = use(s).frame_graph_stats();
     out.builds += g.builds;
     out.build_ms += g.build_ms;
   }
@@ -365,18 +365,18 @@ FrameGraphStats MultiEngine::frame_graph_stats() const {
 }
 
 void MultiEngine::request_summaries() {
-  for (auto& slot : slots_) slot.engine->request_summaries();
+  for (std::size_t s = 0; s < slots_.size(); ++s) use(s).request_summaries();
 }
 
 InstanceStatus MultiEngine::status(std::size_t index) const {
   const Place& p = place(index);
-  return slots_[p.slot].engine->status(p.local);
+  return use(p.slot).status(p.local);
 }
 
 FrameTimings MultiEngine::frame_timings() const {
   FrameTimings out;
-  for (const auto& slot : slots_) {
-    const FrameTimings t = slot.engine->frame_timings();
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    const FrameTimings t = use(s).frame_timings();
     if (!t.valid) continue;
     out.valid = true;
     out.gpu_span_ms = std::max(out.gpu_span_ms, t.gpu_span_ms);
@@ -388,13 +388,13 @@ FrameTimings MultiEngine::frame_timings() const {
 
 void MultiEngine::step_history(std::size_t index, std::vector<float>& out) const {
   const Place& p = place(index);
-  slots_[p.slot].engine->step_history(p.local, out);
+  use(p.slot).step_history(p.local, out);
 }
 
 void MultiEngine::span_history(std::vector<float>& out) const {
   out.clear();
-  for (const auto& slot : slots_) {
-    slot.engine->span_history(child_history_);
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    use(s).span_history(child_history_);
     // Aligned at the newest frame: a slot that ran no instance for a while has a shorter history.
     if (child_history_.size() > out.size()) out.insert(out.begin(), child_history_.size() - out.size(), 0.0f);
     const std::size_t skip = out.size() - child_history_.size();
@@ -406,13 +406,13 @@ void MultiEngine::span_history(std::vector<float>& out) const {
 std::vector<TimelineBar> MultiEngine::timeline() const {
   // Global numbers of each slot's instances, by their index in the slot's engine.
   std::vector<std::vector<std::size_t>> global(slots_.size());
-  for (std::size_t s = 0; s < slots_.size(); ++s) global[s].resize(slots_[s].engine->size());
+  for (std::size_t s = 0; s < slots_.size(); ++s) global[s].resize(use(s).size());
   for (std::size_t i = 0; i < places_.size(); ++i) global[places_[i].slot][places_[i].local] = i;
   std::vector<TimelineBar> out;
   int row_offset = 0;
   for (std::size_t s = 0; s < slots_.size(); ++s) {
     int rows = 0;
-    for (TimelineBar bar : slots_[s].engine->timeline()) {
+    for (TimelineBar bar : use(s).timeline()) {
       if (bar.instance >= global[s].size()) continue;  // removed since the frame was read
       rows = std::max(rows, bar.stream + 1);
       bar.instance = global[s][bar.instance];
@@ -426,25 +426,25 @@ std::vector<TimelineBar> MultiEngine::timeline() const {
 
 bool MultiEngine::begin_display(std::size_t index) {
   const Place& p = place(index);
-  return slots_[p.slot].engine->begin_display(p.local);
+  return use(p.slot).begin_display(p.local);
 }
 
 void MultiEngine::end_display(std::size_t index) {
   const Place& p = place(index);
-  slots_[p.slot].engine->end_display(p.local);
+  use(p.slot).end_display(p.local);
 }
 
 void MultiEngine::request_snapshots(std::uint64_t max_cells) {
-  for (auto& slot : slots_) slot.engine->request_snapshots(max_cells);
+  for (std::size_t s = 0; s < slots_.size(); ++s) use(s).request_snapshots(max_cells);
 }
 
 std::vector<HostSnapshot> MultiEngine::snapshots() const {
   std::vector<std::vector<std::size_t>> global(slots_.size());
-  for (std::size_t s = 0; s < slots_.size(); ++s) global[s].resize(slots_[s].engine->size());
+  for (std::size_t s = 0; s < slots_.size(); ++s) global[s].resize(use(s).size());
   for (std::size_t i = 0; i < places_.size(); ++i) global[places_[i].slot][places_[i].local] = i;
   std::vector<HostSnapshot> out;
   for (std::size_t s = 0; s < slots_.size(); ++s) {
-    for (HostSnapshot& snap : slots_[s].engine->snapshots()) {
+    for (HostSnapshot& snap : use(s).snapshots()) {
       if (snap.instance >= global[s].size()) continue;
       snap.instance = global[s][snap.instance];
       out.push_back(std::move(snap));
@@ -457,16 +457,16 @@ std::vector<HostSnapshot> MultiEngine::snapshots() const {
 
 Lattice MultiEngine::read(std::size_t index) {
   const Place& p = place(index);
-  return slots_[p.slot].engine->read(p.local);
+  return use(p.slot).read(p.local);
 }
 
 StateSummary MultiEngine::summarize(std::size_t index) {
   const Place& p = place(index);
-  return slots_[p.slot].engine->summarize(p.local);
+  return use(p.slot).summarize(p.local);
 }
 
 void MultiEngine::finish() {
-  for (auto& slot : slots_) slot.engine->finish();
+  for (std::size_t s = 0; s < slots_.size(); ++s) use(s).finish();
 }
 
 }  // namespace ls::multi

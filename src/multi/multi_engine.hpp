@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,10 +39,14 @@
 
 namespace ls::multi {
 
-/// One device of a MultiEngine: the CUDA ordinal it stands for and the engine that runs there.
+/// One device of a MultiEngine: the CUDA ordinal it stands for, the engine that runs there, and
+/// what makes that device current for the calling thread. Every call into `engine` comes right
+/// after make_current() (when set), which leaves the device current: the app passes one that
+/// sets the CUDA device, so that engines of several GPUs can be driven from one thread.
 struct DeviceSlot {
   int device = 0;
   std::unique_ptr<Engine> engine;
+  std::function<void()> make_current = {};
 };
 
 class MultiEngine final : public Engine {
@@ -106,7 +111,7 @@ class MultiEngine final : public Engine {
   std::size_t slot_of_device(int device) const;
   /// The slot instance `index` runs in.
   std::size_t slot_of(std::size_t index) const;
-  /// The engine of slot `slot` (tests, and the app's per-device display).
+  /// The engine of slot `slot`, its device made current (tests, and the app's per-device display).
   Engine& slot_engine(std::size_t slot) const;
   /// Appends an instance on slot `slot`; the next add() goes to the slot after it.
   void add_on(const InstanceSpec& spec, std::size_t slot);
@@ -119,7 +124,8 @@ class MultiEngine final : public Engine {
     std::size_t local = 0;  // the instance's index in its slot's engine
   };
   const Place& place(std::size_t index) const;
-  Engine& engine_of(std::size_t index) const { return *slots_[place(index).slot].engine; }
+  /// Slot `slot`'s engine with its device made current: every call into a slot goes through it.
+  Engine& use(std::size_t slot) const;
   void check_slot(std::size_t slot) const;
   /// The slot add() uses next given the instances each slot runs, or slots() when all are full.
   std::size_t next_free_slot(const std::vector<std::size_t>& counts, std::size_t from) const;

@@ -305,64 +305,81 @@ TEST(MultiEngine, SixtyFourInstancesPerSlotAndRefusalsNameWhatIsFreeOnEachDevice
   EXPECT_EQ(multi.size(), 128u);
 }
 
-/// A CPU engine whose additions can be made to fail, as a GPU refuses an allocation: the refusals
-/// a MultiEngine must undo. Forwards everything else.
+/// The device a slot's make_current() made current last (the tests' stand-in for cudaSetDevice).
+int current_device = -1;
+
+/// A CPU engine for device `device` that checks every call comes with its device current, and
+/// whose additions can be made to fail, as a GPU refuses an allocation: the refusals a MultiEngine
+/// must undo. Forwards everything to a CpuEngine.
 class RefusingEngine final : public Engine {
  public:
+  explicit RefusingEngine(int device) : device_(device) {}
   bool refuse = false;
-  std::string backend() const override { return inner_.backend(); }
+  mutable int calls_on_wrong_device = 0;
+  std::string backend() const override { return in().backend(); }
   std::string device_name() const override { return "refusing"; }
   int cuda_device() const override { return -1; }
-  std::size_t size() const override { return inner_.size(); }
+  std::size_t size() const override { return in().size(); }
   void add(const InstanceSpec& spec) override {
+    in();
     if (refuse) throw InputError("lattice needs 1 MiB; 0 MiB free");
-    inner_.add(spec);
+    in().add(spec);
   }
   void add_moved(const InstanceSpec& spec, std::uint64_t generation, std::uint64_t origin) override {
+    in();
     if (refuse) throw InputError("lattice needs 1 MiB; 0 MiB free");
-    inner_.add_moved(spec, generation, origin);
+    in().add_moved(spec, generation, origin);
   }
   void check_room(const std::vector<InstanceSpec>& specs) const override {
+    in();
     if (refuse) throw InputError(std::to_string(specs.size()) + " lattices need 1 MiB; 0 MiB free");
   }
-  void remove(std::size_t i) override { inner_.remove(i); }
+  void remove(std::size_t i) override { in().remove(i); }
   void replace(std::size_t i, const InstanceSpec& spec) override {
+    in();
     if (refuse) throw InputError("lattice needs 1 MiB; 0 MiB free");
-    inner_.replace(i, spec);
+    in().replace(i, spec);
   }
-  void set_variant(std::size_t i, Variant v) override { inner_.set_variant(i, v); }
-  void set_rule(std::size_t i, const Rule& r) override { inner_.set_rule(i, r); }
-  void set_generations_per_launch(std::size_t i, int k) override { inner_.set_generations_per_launch(i, k); }
-  void set_cell(std::size_t i, int x, int y, bool alive) override { inner_.set_cell(i, x, y, alive); }
-  void set_stream_mode(StreamMode m) override { inner_.set_stream_mode(m); }
-  StreamMode stream_mode() const override { return inner_.stream_mode(); }
-  void set_timing_period(int p) override { inner_.set_timing_period(p); }
-  int timing_period() const override { return inner_.timing_period(); }
-  bool frame_timed() const override { return inner_.frame_timed(); }
-  void step(int g) override { inner_.step(g); }
+  void set_variant(std::size_t i, Variant v) override { in().set_variant(i, v); }
+  void set_rule(std::size_t i, const Rule& r) override { in().set_rule(i, r); }
+  void set_generations_per_launch(std::size_t i, int k) override { in().set_generations_per_launch(i, k); }
+  void set_cell(std::size_t i, int x, int y, bool alive) override { in().set_cell(i, x, y, alive); }
+  void set_stream_mode(StreamMode m) override { in().set_stream_mode(m); }
+  StreamMode stream_mode() const override { return in().stream_mode(); }
+  void set_timing_period(int p) override { in().set_timing_period(p); }
+  int timing_period() const override { return in().timing_period(); }
+  bool frame_timed() const override { return in().frame_timed(); }
+  void step(int g) override { in().step(g); }
   std::uint64_t host_syncs_in_last_step() const override { return 0; }
-  void request_summaries() override { inner_.request_summaries(); }
-  InstanceStatus status(std::size_t i) const override { return inner_.status(i); }
-  FrameTimings frame_timings() const override { return inner_.frame_timings(); }
-  std::vector<TimelineBar> timeline() const override { return inner_.timeline(); }
-  bool begin_display(std::size_t i) override { return inner_.begin_display(i); }
-  void end_display(std::size_t i) override { inner_.end_display(i); }
-  void request_snapshots(std::uint64_t m) override { inner_.request_snapshots(m); }
-  std::vector<HostSnapshot> snapshots() const override { return inner_.snapshots(); }
-  Lattice read(std::size_t i) override { return inner_.read(i); }
-  StateSummary summarize(std::size_t i) override { return inner_.summarize(i); }
+  void request_summaries() override { in().request_summaries(); }
+  InstanceStatus status(std::size_t i) const override { return in().status(i); }
+  FrameTimings frame_timings() const override { return in().frame_timings(); }
+  std::vector<TimelineBar> timeline() const override { return in().timeline(); }
+  bool begin_display(std::size_t i) override { return in().begin_display(i); }
+  void end_display(std::size_t i) override { in().end_display(i); }
+  void request_snapshots(std::uint64_t m) override { in().request_snapshots(m); }
+  std::vector<HostSnapshot> snapshots() const override { return in().snapshots(); }
+  Lattice read(std::size_t i) override { return in().read(i); }
+  StateSummary summarize(std::size_t i) override { return in().summarize(i); }
   void finish() override {}
 
  private:
-  CpuEngine inner_{1};
+  CpuEngine& in() const {
+    if (current_device != device_) ++calls_on_wrong_device;
+    return inner_;
+  }
+  int device_;
+  mutable CpuEngine inner_{1};
 };
 
 TEST(MultiEngine, ADeviceThatRefusesAMoveOrAnAddLeavesEverythingAsItWas) {
   std::vector<DeviceSlot> slots;
-  slots.push_back(DeviceSlot{0, std::make_unique<CpuEngine>(1)});
-  auto refusing = std::make_unique<RefusingEngine>();
+  auto checked = std::make_unique<RefusingEngine>(0);
+  RefusingEngine& gpu0 = *checked;
+  slots.push_back(DeviceSlot{0, std::move(checked), [] { current_device = 0; }});
+  auto refusing = std::make_unique<RefusingEngine>(1);
   RefusingEngine& gpu1 = *refusing;
-  slots.push_back(DeviceSlot{1, std::move(refusing)});
+  slots.push_back(DeviceSlot{1, std::move(refusing), [] { current_device = 1; }});
   MultiEngine multi(std::move(slots));
   for (std::uint64_t i = 0; i < 6; ++i) multi.add(soup(64, 64, i + 1));
   multi.step(3);
@@ -387,6 +404,15 @@ TEST(MultiEngine, ADeviceThatRefusesAMoveOrAnAddLeavesEverythingAsItWas) {
   gpu1.refuse = false;
   multi.move(2, 1);
   EXPECT_EQ(seen(multi, 2), before[2]);
+  // Every call reached its engine with that engine's device current.
+  multi.step(1);
+  multi.request_summaries();
+  (void)multi.timeline();
+  (void)multi.frame_timings();
+  multi.request_snapshots(1u << 20);
+  (void)multi.snapshots();
+  EXPECT_EQ(gpu0.calls_on_wrong_device, 0);
+  EXPECT_EQ(gpu1.calls_on_wrong_device, 0);
 }
 
 TEST(MultiEngine, AThousandCyclesOfAddsRemovesMovesAndStepsMatchACleanRun) {
