@@ -8,7 +8,8 @@
 // kMaxInstancesPerDevice instances); add_on() names the slot. move() (and set_instance_devices()
 // with one device) takes an instance to another slot keeping its index and exact state: the target
 // child gets the state first (Engine::add_moved: lattice, generation, rule, variant, k, origin),
-// the source drops it last, so a refusal anywhere leaves everything as it was.
+// the source drops it last, so a refusal anywhere leaves everything as it was. Every call into a
+// slot's engine follows its DeviceSlot::make_current (the app: cudaSetDevice of that slot).
 //
 // Timings, merged from the children (each child's clock is its own device's):
 //  * frame_timings(): span = the longest child span (the devices run side by side), busy = the sum
