@@ -121,7 +121,9 @@ void Scene::populate(int count, const std::string& pattern_path, bool keep_rule)
 }
 
 void Scene::set_instances(int count) {
-  if (count < 1 || count > 64) throw InputError("instance count must be 1..64, got " + std::to_string(count));
+  const auto most = static_cast<int>(engine_.max_instances());
+  if (count < 1 || count > most)
+    throw InputError("instance count must be 1.." + std::to_string(most) + ", got " + std::to_string(count));
   const std::size_t target = static_cast<std::size_t>(count);
   const std::size_t before = engine_.size();
   if (target > before) {
@@ -227,6 +229,22 @@ void Scene::resize_all(int width, int height) {
   }
   refresh_dims();
   for (auto& v : views_) v = view::View{};
+}
+
+void Scene::set_devices(const Target& target, const std::vector<int>& devices) {
+  const auto ids = targets(target);
+  if (devices.empty()) throw InputError("devices: the device list is empty");
+  if (devices.size() > 1) throw InputError("devices: splitting an instance across GPUs is not available yet");
+  // All or nothing: instances already moved go back where they ran when a later one is refused.
+  std::vector<std::vector<int>> before;
+  for (std::size_t i : ids) before.push_back(engine_.instance_devices(i));
+  std::size_t done = 0;
+  try {
+    for (; done < ids.size(); ++done) engine_.set_instance_devices(ids[done], devices);
+  } catch (...) {
+    for (std::size_t j = 0; j < done; ++j) engine_.set_instance_devices(ids[j], before[j]);
+    throw;
+  }
 }
 
 void Scene::expect_agree() {
@@ -395,6 +413,8 @@ Effects Scene::apply(const Command& command) {
           panel_visible_ = c.on;
         } else if constexpr (std::is_same_v<T, cmd::TimingPeriod>) {
           engine_.set_timing_period(c.frames);
+        } else if constexpr (std::is_same_v<T, cmd::Devices>) {
+          set_devices(c.target, c.devices);
         } else {
           static_assert(sizeof(T) == 0, "Scene::execute: unhandled command");
         }

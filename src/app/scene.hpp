@@ -102,6 +102,8 @@ class Scene {
   void load(std::size_t index, const std::string& path, bool keep_rule = false);
   std::string save(std::size_t index, const std::string& path);
   void resize_all(int width, int height);
+  /// `devices I|all LIST`: one device moves the instances there (Engine::set_instance_devices).
+  void set_devices(const Target& target, const std::vector<int>& devices);
   void expect_agree();
   void expect_hash(std::size_t index, std::uint64_t hash);
 

@@ -182,6 +182,32 @@ Variant parse_variant_token(const Token& t) {
   throw at(t.column, "unknown variant '" + t.text + "' (one of " + names + ")");
 }
 
+/// Highest CUDA device ordinal a script may name (the executor checks the devices present).
+constexpr long long kMaxDeviceOrdinal = 1023;
+
+/// "0" or "0,1,3": CUDA device ordinals, comma-separated, each once.
+std::vector<int> parse_device_list(const Token& t) {
+  std::vector<int> devices;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = t.text.find(',', start);
+    const std::size_t end = comma == std::string::npos ? t.text.size() : comma;
+    const int column = t.column + static_cast<int>(start);
+    if (end == start) throw at(column, "devices: empty entry in device list '" + t.text + "'");
+    const Token item{t.text.substr(start, end - start), column, false};
+    if (!std::isdigit(static_cast<unsigned char>(item.text[0])))
+      throw at(column, "device must be a CUDA device number, got '" + item.text + "'");
+    const int d = static_cast<int>(parse_integer(item, "device", 0, kMaxDeviceOrdinal));
+    for (int seen : devices)
+      if (seen == d)
+        throw at(column, "devices: device " + item.text + " is listed twice in '" + t.text + "'");
+    devices.push_back(d);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return devices;
+}
+
 /// The rest of the line as one rule text, so that presets with blanks ("Day & Night") work
 /// unquoted.
 Rule parse_rule_rest(Args& args) {
@@ -352,6 +378,11 @@ Command parse_tokens(const std::vector<Token>& tokens, int end_column) {
     return finish(cmd::TimingPeriod{
         static_cast<int>(parse_integer(a.next("count"), "timing period", 1, kMaxTimingPeriod))});
   }
+  if (name == "devices") {
+    a.set_usage("devices I|all LIST");
+    Target t = parse_target(a.next("instance"));
+    return finish(cmd::Devices{t, parse_device_list(a.next("device list"))});
+  }
   throw at(head.column, "unknown command '" + name + "'");
 }
 
@@ -474,6 +505,8 @@ std::string format_command(const Command& command) {
           return "panel " + on_off(c.on);
         else if constexpr (std::is_same_v<T, cmd::TimingPeriod>)
           return "timing-period " + std::to_string(c.frames);
+        else if constexpr (std::is_same_v<T, cmd::Devices>)
+          return "devices " + target_text(c.target) + " " + device_list_text(c.devices);
         else
           static_assert(sizeof(T) == 0, "format_command: unhandled command");
       },

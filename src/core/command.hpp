@@ -122,6 +122,10 @@ struct Panel {
 struct TimingPeriod {
   int frames;
 };  // timing-period N (1..1000: time one frame in N)
+struct Devices {
+  Target target;
+  std::vector<int> devices;
+};  // devices I|all LIST (CUDA ordinals, comma-separated, no repeat: one moves, several split)
 }  // namespace cmd
 
 using Command =
@@ -129,7 +133,7 @@ using Command =
                  cmd::Load, cmd::Save, cmd::Zoom, cmd::Pan, cmd::Fit, cmd::SetCell, cmd::SetStreamMode,
                  cmd::Screenshot, cmd::ExpectAgree, cmd::ExpectHash, cmd::Quit, cmd::Size, cmd::Density,
                  cmd::Seed, cmd::SameSeed, cmd::GensPerFrame, cmd::GensPerLaunch, cmd::Reset, cmd::Vsync,
-                 cmd::Grid, cmd::Age, cmd::Panel, cmd::TimingPeriod>;
+                 cmd::Grid, cmd::Age, cmd::Panel, cmd::TimingPeriod, cmd::Devices>;
 
 /// Parses one script line. nullopt for a blank or comment-only line. Throws InputError with the
 /// reason ("column C: ..." where it helps) for anything else that is not a valid command.

@@ -254,6 +254,15 @@ void CpuEngine::add(const InstanceSpec& spec) {
   instances_.push_back(std::move(inst));
 }
 
+void CpuEngine::add_moved(const InstanceSpec& spec, std::uint64_t generation, std::uint64_t origin) {
+  if (!std::holds_alternative<Lattice>(spec.init))
+    throw InputError("a moved instance needs its lattice (spec.init must be a Lattice)");
+  auto inst = make_instance(spec);
+  inst->generation = generation;
+  inst->origin = origin;
+  instances_.push_back(std::move(inst));
+}
+
 void CpuEngine::remove(std::size_t index) {
   check_index(index, instances_.size());
   instances_.erase(instances_.begin() + static_cast<std::ptrdiff_t>(index));

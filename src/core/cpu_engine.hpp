@@ -31,6 +31,7 @@ class CpuEngine final : public Engine {
   std::size_t size() const override { return instances_.size(); }
 
   void add(const InstanceSpec& spec) override;
+  void add_moved(const InstanceSpec& spec, std::uint64_t generation, std::uint64_t origin) override;
   void check_room(const std::vector<InstanceSpec>& specs) const override;
   void remove(std::size_t index) override;
   void replace(std::size_t index, const InstanceSpec& spec) override;

@@ -59,6 +59,31 @@ void check_timing_period(int period) {
   }
 }
 
+std::string device_list_text(const std::vector<int>& devices) {
+  std::string out;
+  for (int d : devices) {
+    if (!out.empty()) out += ',';
+    out += std::to_string(d);
+  }
+  return out;
+}
+
+void Engine::set_instance_devices(std::size_t index, const std::vector<int>& devices) {
+  const std::vector<int> now = instance_devices(index);
+  if (devices == now) return;
+  throw InputError("instance " + std::to_string(index) + " cannot run on GPU " + device_list_text(devices) +
+                   ": this engine runs on one device (" +
+                   (now.empty() ? "host memory" : "GPU " + device_list_text(now)) +
+                   "); list the GPUs with --devices");
+}
+
+void Engine::add_moved(const InstanceSpec& spec, std::uint64_t generation, std::uint64_t origin) {
+  (void)spec;
+  (void)generation;
+  (void)origin;
+  throw InputError("this engine (" + backend() + ") cannot take an instance moved from another device");
+}
+
 namespace {
 // Start origins have the top bit clear, unique origins have it set: the two never collide.
 constexpr std::uint64_t kUniqueBit = 1ull << 63;

@@ -28,6 +28,11 @@
 //  * cuda_device() names the CUDA device the state lives on (-1: host memory), so that a front
 //    end can put its drawing on the same device without knowing the concrete engine;
 //    instance_devices(i) names the GPU(s) instance i runs on (several: its lattice is split).
+//  * Placement (engines over several GPUs, multi::MultiEngine): max_instances() is how many
+//    instances the engine takes (kMaxInstancesPerDevice per GPU); set_instance_devices() moves an
+//    instance to other GPUs keeping its state exactly (same hash, generation, rule, variant, k and
+//    cross-check origin) and leaving the others undisturbed; add_moved() is how the moved state
+//    enters the target engine. An engine on one device refuses both (InputError), changing nothing.
 #pragma once
 
 #include <array>
@@ -59,10 +64,15 @@ std::string_view stream_mode_name(StreamMode m);  // "per-instance" | "shared" |
 std::optional<StreamMode> parse_stream_mode(std::string_view name);
 
 inline constexpr int kMaxGenerationsPerLaunch = 64;
+/// Instances one device runs at most (the panel's, the scripts' and --instances' limit on one GPU);
+/// an engine over several GPUs takes this many per GPU (Engine::max_instances).
+inline constexpr int kMaxInstancesPerDevice = 64;
 /// Largest timing period (Engine::set_timing_period).
 inline constexpr int kMaxTimingPeriod = 1000;
 /// Throws InputError naming the range when `period` is outside 1..kMaxTimingPeriod.
 void check_timing_period(int period);
+/// CUDA device ordinals as the command line and scripts write them: "0,1" ("" for none).
+std::string device_list_text(const std::vector<int>& devices);
 
 struct RandomInit {
   double density = 0.25;
@@ -202,7 +212,19 @@ class Engine {
     return d < 0 ? std::vector<int>{} : std::vector<int>{d};
   }
 
+  /// How many instances this engine takes at most: kMaxInstancesPerDevice per device it runs on.
+  virtual std::size_t max_instances() const { return kMaxInstancesPerDevice; }
+  /// Moves instance `index` to run on `devices` (CUDA ordinals, as instance_devices() names them),
+  /// keeping its index, state, generation, settings and origin; the other instances are undisturbed.
+  /// Devices equal to instance_devices(index) change nothing. Throws InputError, changing nothing,
+  /// when the move cannot be done; the default (an engine on one device) refuses every other set.
+  virtual void set_instance_devices(std::size_t index, const std::vector<int>& devices);
+
   virtual void add(const InstanceSpec& spec) = 0;
+  /// Appends an instance holding exactly spec.init's lattice (a Lattice is required) at
+  /// `generation`, with cross-check origin `origin`: an instance moved here from another engine
+  /// (set_instance_devices) goes on as if it had never moved. The default refuses (InputError).
+  virtual void add_moved(const InstanceSpec& spec, std::uint64_t generation, std::uint64_t origin);
   /// Throws InputError (what is asked, what is free) when instances made from `specs`, added
   /// after the present ones, would not fit together; call before adding several, so that a
   /// request far beyond memory is refused at once rather than after building the first few. An

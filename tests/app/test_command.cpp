@@ -4,6 +4,7 @@
 
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "core/command.hpp"
 #include "core/error.hpp"
@@ -68,7 +69,11 @@ TEST(Command, EveryCanonicalLinePrintsBackUnchanged) {
                          "age on",
                          "age off",
                          "panel off",
-                         "timing-period 8"};
+                         "timing-period 8",
+                         "devices 3 1",
+                         "devices all 0",
+                         "devices 0 0,1",
+                         "devices all 2,0,1"};
   for (const char* line : lines) {
     const Command c = parse(line);
     EXPECT_EQ(format_command(c), line);
@@ -94,6 +99,33 @@ TEST(Command, ArgumentsMeanWhatTheySay) {
   EXPECT_TRUE(std::get<cmd::Age>(parse("age on")).on);
   EXPECT_FALSE(std::get<cmd::Age>(parse("age off  # plain colours")).on);
   EXPECT_EQ(std::get<cmd::TimingPeriod>(parse("timing-period 16")).frames, 16);
+}
+
+TEST(Command, DevicesNamesTheInstancesAndTheGpuOrdinalsInOrder) {
+  const auto one = std::get<cmd::Devices>(parse("devices 5 1"));
+  EXPECT_FALSE(one.target.all);
+  EXPECT_EQ(one.target.index, 5u);
+  EXPECT_EQ(one.devices, std::vector<int>{1});
+  const auto split = std::get<cmd::Devices>(parse("devices all 3,0  # a split"));
+  EXPECT_TRUE(split.target.all);
+  EXPECT_EQ(split.devices, (std::vector<int>{3, 0}));
+  EXPECT_FALSE(needs_screen(split));
+}
+
+TEST(Command, ABadDeviceListNamesItsColumnAndReason) {
+  EXPECT_EQ(error_of("devices 0"),
+            "line 1, column 10: devices: missing device list (usage: devices I|all LIST)");
+  EXPECT_EQ(error_of("devices 0 0,0"), "line 1, column 13: devices: device 0 is listed twice in '0,0'");
+  EXPECT_EQ(error_of("devices 0 0,,1"), "line 1, column 13: devices: empty entry in device list '0,,1'");
+  EXPECT_EQ(error_of("devices 0 1,"), "line 1, column 13: devices: empty entry in device list '1,'");
+  EXPECT_EQ(error_of("devices 0 -1"), "line 1, column 11: device must be a CUDA device number, got '-1'");
+  EXPECT_EQ(error_of("devices 0 all"), "line 1, column 11: device must be a CUDA device number, got 'all'");
+  EXPECT_EQ(error_of("devices 0 1,x"), "line 1, column 13: device must be a CUDA device number, got 'x'");
+  EXPECT_EQ(error_of("devices 0 2048"), "line 1, column 11: device must be in 0..1023, got 2048");
+  EXPECT_EQ(error_of("devices 0 0 1"),
+            "line 1, column 13: devices: unexpected extra argument '1' (usage: devices I|all LIST)");
+  EXPECT_NE(error_of("devices gpu 0").find("column 9: expected an instance number or 'all'"),
+            std::string::npos);
 }
 
 TEST(Command, BlankAndCommentLinesAreNotCommands) {

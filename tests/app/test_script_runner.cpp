@@ -6,13 +6,16 @@
 #include <gtest/gtest.h>
 
 #include <exception>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "app/scene.hpp"
 #include "app/script_runner.hpp"
 #include "core/command.hpp"
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
+#include "multi/multi_engine.hpp"
 
 namespace ls::app {
 namespace {
@@ -117,6 +120,98 @@ TEST(ScriptRunner, EveryCommandThatNeedsAScreenIsRefusedNamingItsLine) {
                          "generations-per-frame 2\ngenerations-per-launch all 4\nreset all\ntiming-period 2\n"
                          "quit\n")
                       .refuse_screen_commands());
+}
+
+multi::MultiEngine two_cpu_slots() {
+  std::vector<multi::DeviceSlot> slots;
+  slots.push_back(multi::DeviceSlot{0, std::make_unique<CpuEngine>(1)});
+  slots.push_back(multi::DeviceSlot{1, std::make_unique<CpuEngine>(1)});
+  return multi::MultiEngine(std::move(slots));
+}
+
+int status_of(ScriptRunner script, Scene& scene, std::string& message) {
+  try {
+    script.advance(scene, [](const Effects&) {});
+  } catch (const ScriptFailure& e) {
+    message = e.what();
+    return e.status();
+  }
+  return 0;
+}
+
+TEST(ScriptRunner, DevicesMovesAnInstanceKeepingItsStateAndTheOthersAsACleanRunHasThem) {
+  multi::MultiEngine engine = two_cpu_slots();
+  CpuEngine clean(1);
+  Scene scene(engine, small());
+  Scene clean_scene(clean, small());
+  scene.populate(4, "");
+  clean_scene.populate(4, "");
+  EXPECT_EQ(engine.instance_devices(1), std::vector<int>{1});
+  std::string message;
+  ASSERT_EQ(status_of(runner("step 3\ndevices 1 0\nstep 2\ndevices all 1\nstep 1\n"), scene, message), 0)
+      << message;
+  ASSERT_EQ(status_of(runner("step 3\nstep 2\nstep 1\n"), clean_scene, message), 0) << message;
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(engine.instance_devices(i), std::vector<int>{1}) << i;
+    EXPECT_EQ(engine.summarize(i).hash, clean.summarize(i).hash) << i;
+    EXPECT_EQ(engine.status(i).generation, 6u);
+  }
+  EXPECT_NO_THROW(scene.execute(*parse_command("expect-agree")));
+}
+
+TEST(ScriptRunner, DevicesRefusalsExitTwoNamingTheLineAndChangeNothing) {
+  multi::MultiEngine engine = two_cpu_slots();
+  Scene scene(engine, small());
+  scene.populate(2, "");
+  std::string message;
+  EXPECT_EQ(status_of(runner("step 1\ndevices 0 0,1\n"), scene, message), 2);
+  EXPECT_EQ(message, "t.script line 2: devices: splitting an instance across GPUs is not available yet");
+  EXPECT_EQ(status_of(runner("devices 0 3\n"), scene, message), 2);
+  EXPECT_EQ(message, "t.script line 1: GPU 3 is not one of this run's devices (0,1)");
+  EXPECT_EQ(status_of(runner("devices 2 0\n"), scene, message), 2);
+  EXPECT_NE(message.find("t.script line 1: instance 2 does not exist"), std::string::npos) << message;
+  EXPECT_EQ(engine.instance_devices(0), std::vector<int>{0});
+  EXPECT_EQ(engine.instance_devices(1), std::vector<int>{1});
+
+  CpuEngine one(1);
+  Scene one_scene(one, small());
+  one_scene.populate(1, "");
+  EXPECT_EQ(status_of(runner("devices 0 1\n"), one_scene, message), 2);
+  EXPECT_EQ(message,
+            "t.script line 1: instance 0 cannot run on GPU 1: this engine runs on one device (host "
+            "memory); list the GPUs with --devices");
+}
+
+TEST(ScriptRunner, MovingEveryInstanceOntoAFullDeviceIsUndoneWhole) {
+  multi::MultiEngine engine = two_cpu_slots();
+  SceneSettings settings = small();
+  settings.width = settings.height = 32;
+  Scene scene(engine, settings);
+  scene.populate(1, "");
+  // 64 per device: 100 fit on two, not on one.
+  scene.execute(cmd::Instances{100});
+  ASSERT_EQ(engine.size(), 100u);
+  EXPECT_THROW(scene.execute(cmd::Instances{129}), InputError);
+  scene.execute(cmd::Step{2});
+  std::vector<std::uint64_t> hashes;
+  std::vector<int> devices;
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    hashes.push_back(engine.summarize(i).hash);
+    devices.push_back(engine.instance_devices(i)[0]);
+  }
+  try {
+    scene.execute(*parse_command("devices all 0"));
+    ADD_FAILURE() << "100 instances on one device";
+  } catch (const InputError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("cannot move to GPU 0: 1 instance asked there; free: GPU 0: 0, GPU 1: "),
+        std::string::npos)
+        << e.what();
+  }
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    EXPECT_EQ(engine.summarize(i).hash, hashes[i]) << i;
+    EXPECT_EQ(engine.instance_devices(i)[0], devices[i]) << i;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,150 @@
+// multi_engine.hpp — the Engine whose instances are spread over several devices: one child Engine
+// per device slot (a CudaEngine per GPU in the app, CpuEngines in the tests), each running the
+// instances placed on it. Plain C++: it only forwards to its children through the Engine contract.
+//
+// Placement: instance i lives in child slot s at the child's index k (places_); the global order
+// is the one add() made and remove() keeps, whatever order the children hold their instances in.
+// add() goes round-robin over the slots (the slot after the last add, skipping slots that run
+// kMaxInstancesPerDevice instances); add_on() names the slot. move() (and set_instance_devices()
+// with one device) takes an instance to another slot keeping its index and exact state: the target
+// child gets the state first (Engine::add_moved: lattice, generation, rule, variant, k, origin),
+// the source drops it last, so a refusal anywhere leaves everything as it was. Every call into a
+// slot's engine follows its DeviceSlot::make_current (the app: cudaSetDevice of that slot).
+//
+// Timings, merged from the children (each child's clock is its own device's):
+//  * frame_timings(): span = the longest child span (the devices run side by side), busy = the sum
+//    of the children's busy times, concurrency = busy / span; valid when any child's is.
+//  * span_history(): the children's histories aligned at the newest frame, the longest span of
+//    each frame.
+//  * timeline(): every child's bars, instance numbers made global, rows of slot s placed after the
+//    rows of slots 0..s-1 (a child's rows: its largest row + 1), so the rows are grouped per
+//    device in slot order; each child's bars count from its own frame start.
+//  * host_enqueue_ms(): the host time of the whole step() over all children.
+//  * host_syncs_in_last_step() and frame_graph_stats(): sums over the children.
+//
+// What this does not do yet: a split instance (an instance on several devices; refused), one host
+// thread per device enqueueing the frame (step() calls the children in slot order), and moving
+// state device to device without passing through host memory (move() reads the lattice to the host
+// and uploads it to the target). A moved instance starts a fresh timing window and has no summary
+// or recovery snapshot until the next request_summaries() / request_snapshots().
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "core/stats.hpp"
+
+namespace ls::multi {
+
+/// One device of a MultiEngine: the CUDA ordinal it stands for, the engine that runs there, and
+/// what makes that device current for the calling thread. Every call into `engine` comes right
+/// after make_current() (when set), which leaves the device current: the app passes one that
+/// sets the CUDA device, so that engines of several GPUs can be driven from one thread.
+struct DeviceSlot {
+  int device = 0;
+  std::unique_ptr<Engine> engine;
+  std::function<void()> make_current = {};
+};
+
+class MultiEngine final : public Engine {
+ public:
+  /// Takes at least one slot, each with an empty engine, and no device twice (InputError).
+  explicit MultiEngine(std::vector<DeviceSlot> slots);
+  ~MultiEngine() override;
+
+  std::string backend() const override;
+  /// "0: <name>, 1: <name>" in slot order.
+  std::string device_name() const override;
+  /// The first slot's device: where the app's display lives.
+  int cuda_device() const override;
+  std::size_t size() const override { return places_.size(); }
+  /// The device of the slot instance `index` runs in.
+  std::vector<int> instance_devices(std::size_t index) const override;
+  /// kMaxInstancesPerDevice per slot.
+  std::size_t max_instances() const override;
+  /// One device: move() to its slot. Several: refused (splitting is not available yet).
+  void set_instance_devices(std::size_t index, const std::vector<int>& devices) override;
+
+  void add(const InstanceSpec& spec) override;
+  void add_moved(const InstanceSpec& spec, std::uint64_t generation, std::uint64_t origin) override;
+  void check_room(const std::vector<InstanceSpec>& specs) const override;
+  void remove(std::size_t index) override;
+  void replace(std::size_t index, const InstanceSpec& spec) override;
+  void set_variant(std::size_t index, Variant variant) override;
+  void set_rule(std::size_t index, const Rule& rule) override;
+  void set_generations_per_launch(std::size_t index, int k) override;
+  void set_cell(std::size_t index, int x, int y, bool alive) override;
+  void set_stream_mode(StreamMode mode) override;
+  StreamMode stream_mode() const override { return mode_; }
+
+  void set_timing_period(int period) override;
+  int timing_period() const override { return timing_period_; }
+  bool frame_timed() const override;
+  void step(int generations) override;
+  std::uint64_t host_syncs_in_last_step() const override;
+  StatSummary host_enqueue_ms() const override { return host_enqueue_.summary(); }
+  FrameGraphStats frame_graph_stats() const override;
+
+  void request_summaries() override;
+  InstanceStatus status(std::size_t index) const override;
+  FrameTimings frame_timings() const override;
+  void step_history(std::size_t index, std::vector<float>& out) const override;
+  void span_history(std::vector<float>& out) const override;
+  std::vector<TimelineBar> timeline() const override;
+  bool begin_display(std::size_t index) override;
+  void end_display(std::size_t index) override;
+
+  void request_snapshots(std::uint64_t max_cells) override;
+  std::vector<HostSnapshot> snapshots() const override;
+
+  Lattice read(std::size_t index) override;
+  StateSummary summarize(std::size_t index) override;
+  void finish() override;
+
+  // Placement.
+  std::size_t slots() const { return slots_.size(); }
+  int slot_device(std::size_t slot) const;
+  /// The slot that runs CUDA device `device`; InputError naming the devices when none does.
+  std::size_t slot_of_device(int device) const;
+  /// The slot instance `index` runs in.
+  std::size_t slot_of(std::size_t index) const;
+  /// The engine of slot `slot`, its device made current (tests, and the app's per-device display).
+  Engine& slot_engine(std::size_t slot) const;
+  /// Appends an instance on slot `slot`; the next add() goes to the slot after it.
+  void add_on(const InstanceSpec& spec, std::size_t slot);
+  /// Moves instance `index` to slot `slot` keeping its index and exact state (see the top).
+  void move(std::size_t index, std::size_t slot);
+
+ private:
+  struct Place {
+    std::size_t slot = 0;
+    std::size_t local = 0;  // the instance's index in its slot's engine
+  };
+  const Place& place(std::size_t index) const;
+  /// Slot `slot`'s engine with its device made current: every call into a slot goes through it.
+  Engine& use(std::size_t slot) const;
+  void check_slot(std::size_t slot) const;
+  /// The slot add() uses next given the instances each slot runs, or slots() when all are full.
+  std::size_t next_free_slot(const std::vector<std::size_t>& counts, std::size_t from) const;
+  /// "free: GPU 0: 3, GPU 1: 0 of 64 each" for `counts` instances per slot.
+  std::string room_text(const std::vector<std::size_t>& counts) const;
+  std::vector<std::size_t> counts() const;
+  /// Adds `spec` (its CopyInit source a global index) to the end of slot `slot`'s engine.
+  void add_to_slot(const InstanceSpec& spec, std::size_t slot);
+  /// Drops the instance at `local` in slot `slot` from the bookkeeping (after the child removed it).
+  void forget_local(std::size_t slot, std::size_t local);
+
+  std::vector<DeviceSlot> slots_;
+  std::vector<Place> places_;
+  std::size_t next_slot_ = 0;
+  StreamMode mode_ = StreamMode::per_instance;
+  int timing_period_ = 1;
+  RollingStats host_enqueue_;
+  mutable std::vector<float> child_history_;  // span_history()'s scratch
+};
+
+}  // namespace ls::multi
