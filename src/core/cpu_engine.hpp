@@ -54,6 +54,7 @@ class CpuEngine final : public Engine {
   FrameTimings frame_timings() const override { return frame_; }
   void step_history(std::size_t index, std::vector<float>& out) const override;
   void span_history(std::vector<float>& out) const override { span_ms_.history(out); }
+  void host_enqueue_history(std::vector<float>& out) const override { host_enqueue_.history(out); }
   std::vector<TimelineBar> timeline() const override { return timeline_; }
   bool begin_display(std::size_t index) override;
   void end_display(std::size_t index) override;

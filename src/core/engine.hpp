@@ -270,6 +270,9 @@ class Engine {
   }
   /// The spans of the last kTimingWindow timed frames, oldest first, into `out` (as step_history).
   virtual void span_history(std::vector<float>& out) const { out.clear(); }
+  /// The host enqueue times of the last kTimingWindow stepping frames (host_enqueue_ms's window),
+  /// oldest first, into `out` (as step_history).
+  virtual void host_enqueue_history(std::vector<float>& out) const { out.clear(); }
   /// The bars of the newest frame whose timings are complete (read a frame or two late).
   virtual std::vector<TimelineBar> timeline() const = 0;
 

@@ -87,6 +87,7 @@ class MultiEngine final : public Engine {
   void step(int generations) override;
   std::uint64_t host_syncs_in_last_step() const override;
   StatSummary host_enqueue_ms() const override { return host_enqueue_.summary(); }
+  void host_enqueue_history(std::vector<float>& out) const override { host_enqueue_.history(out); }
   FrameGraphStats frame_graph_stats() const override;
 
   void request_summaries() override;

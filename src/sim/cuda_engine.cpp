@@ -311,6 +311,7 @@ void CudaEngine::step_history(std::size_t index, std::vector<float>& out) const 
   impl_->instances.at(index).timing.step.history(out);
 }
 void CudaEngine::span_history(std::vector<float>& out) const { impl_->timing.span_ms().history(out); }
+void CudaEngine::host_enqueue_history(std::vector<float>& out) const { impl_->host_enqueue.history(out); }
 std::vector<TimelineBar> CudaEngine::timeline() const { return impl_->timing.newest_timeline(); }
 
 bool CudaEngine::begin_display(std::size_t index) {

@@ -64,6 +64,7 @@ class CudaEngine final : public Engine {
   FrameTimings frame_timings() const override;
   void step_history(std::size_t index, std::vector<float>& out) const override;
   void span_history(std::vector<float>& out) const override;
+  void host_enqueue_history(std::vector<float>& out) const override;
   std::vector<TimelineBar> timeline() const override;
   bool begin_display(std::size_t index) override;
   void end_display(std::size_t index) override;

@@ -26,6 +26,7 @@ void fill_engine_figures(const Engine& engine, PanelModel& model) {
   engine.span_history(spans);
   model.frame.span_history = std::move(spans);
   model.host_enqueue_ms = engine.host_enqueue_ms();
+  engine.host_enqueue_history(model.host_enqueue_history);
   model.timeline = engine.timeline();
   model.stream_mode = engine.stream_mode();
   model.timing_period = engine.timing_period();

@@ -50,8 +50,9 @@ void draw_history_cell(int index, const std::vector<float>& samples) {
 std::vector<FrameSeries> frame_series(const PanelModel& model) {
   std::vector<FrameSeries> series;
   series.push_back({span_label(model), &model.frame.span_history});
-  // Host enqueue time (issue 14) joins here once FrameTimings carries its history:
-  //   series.push_back({"host enqueue", &model.frame.host_enqueue_history});
+  // Beside the span, what the host took to enqueue each frame: which of the two binds the frame
+  // (the totals say host-bound / GPU-bound) over time, not only now.
+  series.push_back({"host enqueue", &model.host_enqueue_history});
   return series;
 }
 

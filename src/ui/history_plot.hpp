@@ -25,7 +25,7 @@ struct FrameSeries {
   const std::vector<float>* samples;
 };
 
-/// The frame figures plotted under the totals: the span now; host enqueue time joins it here.
+/// The frame figures plotted under the totals: the span and the host enqueue time.
 std::vector<FrameSeries> frame_series(const PanelModel& model);
 
 /// Draws each of frame_series(model) as a plot labelled with its name and newest value (hover for a

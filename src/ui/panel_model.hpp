@@ -31,8 +31,9 @@ struct PanelModel {
   std::string device;
   std::vector<InstanceStatus> statuses;  // one per instance
   FrameTimings frame;
-  StatSummary host_enqueue_ms;        // host time of the engine's step() per frame
-  std::vector<TimelineBar> timeline;  // the bars of the newest complete frame
+  StatSummary host_enqueue_ms;              // host time of the engine's step() per frame
+  std::vector<float> host_enqueue_history;  // its last frames, oldest first (Engine::host_enqueue_history)
+  std::vector<TimelineBar> timeline;        // the bars of the newest complete frame
   StreamMode stream_mode = StreamMode::per_instance;
   int timing_period = 1;
   // The scene's settings (what new or reset instances get).

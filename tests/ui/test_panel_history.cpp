@@ -72,5 +72,16 @@ TEST_F(PanelHistoryTest, SpanHistoryIsPlottedUnderTheTotals) {
   EXPECT_EQ(model_.frame.span_history.size(), 2u);
 }
 
+TEST_F(PanelHistoryTest, HostEnqueueHistoryIsPlottedBesideTheSpan) {
+  frame();
+  const std::vector<FrameSeries> series = frame_series(model_);
+  ASSERT_EQ(series.size(), 2u);
+  EXPECT_STREQ(series[1].label, "host enqueue");
+  EXPECT_EQ(series[1].samples, &model_.host_enqueue_history);
+  // One sample per step of the fixture's three, the newest the engine's last host enqueue time.
+  ASSERT_EQ(model_.host_enqueue_history.size(), 3u);
+  EXPECT_FLOAT_EQ(model_.host_enqueue_history.back(), static_cast<float>(model_.host_enqueue_ms.last));
+}
+
 }  // namespace
 }  // namespace ls::ui
