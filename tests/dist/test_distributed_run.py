@@ -33,6 +33,8 @@ ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIR
 # for every other test; address and undefined-behaviour checks stay on here.
 if "ASAN_OPTIONS" in ENV:
     ENV["ASAN_OPTIONS"] += ":detect_leaks=0"
+if "LSAN_OPTIONS" in ENV:  # and the fast unwind on malloc (ci-extra.sh turns it off for tests)
+    ENV["LSAN_OPTIONS"] += ":fast_unwind_on_malloc=1"
 TIMEOUT = 120
 
 
