@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "nvtx_tool.hpp"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -101,22 +103,10 @@ int NVTX_API range_pop(nvtxDomainHandle_t) {
   return static_cast<int>(open_ranges.size());
 }
 
-bool set_slot(const NvtxExportTableCallbacks* callbacks, NvtxCallbackModule module, unsigned id,
-              NvtxFunctionPointer fn) {
-  NvtxFunctionTable table = nullptr;
-  unsigned size = 0;
-  if (callbacks->GetModuleFunctionTable(module, &table, &size) == 0 || table == nullptr || id >= size)
-    return false;
-  *table[id] = fn;
-  return true;
-}
-
-template <typename F>
-NvtxFunctionPointer fn(F f) {
-  return reinterpret_cast<NvtxFunctionPointer>(f);
-}
-
 }  // namespace
+
+using ls::nvtx_tool::fn;
+using ls::nvtx_tool::set_slot;
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
     NvtxGetExportTableFunc_t get_table) {

@@ -90,22 +90,6 @@ struct Row {
 
 // ---- argument parsing -------------------------------------------------------------------------
 
-std::vector<std::string> split_list(std::string_view flag, std::string_view text) {
-  std::vector<std::string> items;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', start);
-    const std::string_view item =
-        text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
-    if (item.empty())
-      throw InputError(std::string(flag) + ": empty item in list \"" + std::string(text) + "\"");
-    items.emplace_back(item);
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return items;
-}
-
 std::pair<int, int> parse_size(std::string_view text) {
   const std::size_t x = text.find_first_of("xX");
   const long long w = parse_whole("--sizes", text.substr(0, x), 32, kMaxLatticeSide);

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <limits>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -125,6 +127,22 @@ bool parse_command_line(CLI::App& app, int argc, const char* const* argv) {
     throw InputError("unexpected argument " + shown(first) + "; see --help");
   }
   return true;
+}
+
+std::vector<std::string> split_list(std::string_view flag, std::string_view text) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string_view item =
+        text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
+    if (item.empty())
+      throw InputError(std::string(flag) + ": empty item in list \"" + std::string(text) + "\"");
+    items.emplace_back(item);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return items;
 }
 
 }  // namespace ls

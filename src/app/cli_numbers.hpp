@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -16,6 +17,10 @@ namespace ls {
 
 /// Largest --generations and --every of `lifestreams run`: 2^62.
 inline constexpr long long kMaxRunGenerations = 1LL << 62;
+
+/// The items of a comma-separated list (the benches' --variants, --sizes, ...). An empty item
+/// (",," or a trailing comma) is refused: InputError "FLAG: empty item in list \"TEXT\"".
+std::vector<std::string> split_list(std::string_view flag, std::string_view text);
 
 /// `text` as it appears in a message: as written, or '' when empty.
 std::string shown(std::string_view text);

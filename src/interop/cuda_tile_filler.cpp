@@ -224,9 +224,13 @@ void CudaTileFiller::fill_interop(render::Tiles tiles, const std::vector<view::P
 bool CudaTileFiller::pack_atlas(render::Tiles tiles, std::size_t n) {
   State& s = *state_;
   State::Atlas& atlas = s.atlas;
+  // Every frame: compared in place, no allocation unless the layout changed.
+  bool same = atlas.resource && atlas.sizes.size() == n;
+  for (std::size_t i = 0; same && i < n; ++i)
+    same = atlas.sizes[i] == std::pair<int, int>(tiles[i]->width, tiles[i]->height);
+  if (same) return false;
   std::vector<std::pair<int, int>> sizes;
   for (std::size_t i = 0; i < n; ++i) sizes.emplace_back(tiles[i]->width, tiles[i]->height);
-  if (atlas.resource && sizes == atlas.sizes) return false;
   // Only when the layout changes: the last fill's kernels (the unmap waited for them) must be done
   // before their texture goes.
   CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));

@@ -19,6 +19,8 @@
 #include <mutex>
 #include <string>
 
+#include "nvtx_tool.hpp"
+
 namespace {
 
 /// What a handle points to: the tool decides what domains and registered strings are.
@@ -119,23 +121,10 @@ void NVTX_API name_stream(void* stream, const char* name) {
   r.line(std::string("stream\t") + handle + "\t" + (name != nullptr ? name : ""));
 }
 
-/// Sets slot `id` of module `module`'s table to `fn`; false when the program's NVTX lacks it.
-bool set_slot(const NvtxExportTableCallbacks* callbacks, NvtxCallbackModule module, unsigned id,
-              NvtxFunctionPointer fn) {
-  NvtxFunctionTable table = nullptr;
-  unsigned size = 0;
-  if (callbacks->GetModuleFunctionTable(module, &table, &size) == 0 || table == nullptr || id >= size)
-    return false;
-  *table[id] = fn;
-  return true;
-}
-
-template <typename F>
-NvtxFunctionPointer fn(F f) {
-  return reinterpret_cast<NvtxFunctionPointer>(f);
-}
-
 }  // namespace
+
+using ls::nvtx_tool::fn;
+using ls::nvtx_tool::set_slot;
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
     NvtxGetExportTableFunc_t get_table) {
