@@ -4,7 +4,10 @@
 // one cudaGraphLaunch and the wall time per frame of 400 frames launched back to back (the larger
 // of host and device cost), median of 5 repeats. Shapes: kernels only; a timing event-record node
 // before and after each branch's kernel; a one-thread %globaltimer stamp kernel before and after;
-// the same kernels as one chain on one stream.
+// the same kernels as one chain on one stream. Then the app's frame (stamps into pinned memory and
+// a summary per branch) with its summaries' results handled three ways: a memset, the kernel and a
+// copy to pinned memory per branch; one memset before the branches and one copy after them for
+// all; a zeroing kernel before and a kernel that writes all results to pinned memory after.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -42,11 +45,24 @@ struct World {
   std::vector<cudaStream_t> streams;
   std::vector<cudaEvent_t> starts, ends, joins;
   cudaEvent_t fork = nullptr;
-  unsigned long long* stamps = nullptr;  // device, 2 per instance
+  unsigned long long* stamps = nullptr;         // device, 2 per instance
+  unsigned long long* pinned_stamps = nullptr;  // pinned host, 2 per instance
+  std::uint64_t* results = nullptr;             // device, 2 per instance
+  std::uint64_t* pinned_results = nullptr;      // pinned host, 2 per instance
   cudaStream_t frame = nullptr, capture = nullptr;
 };
 
-enum class Shape { kernels, events, stamps, chain };
+enum class Shape { kernels, events, stamps, chain, summaries_own, summaries_gathered, summaries_kernels };
+
+__global__ void zero_kernel(std::uint64_t* words, int n) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) words[i] = 0;
+}
+
+__global__ void publish_kernel(const std::uint64_t* from, std::uint64_t* to, int n) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) to[i] = from[i];
+}
 
 const char* name(Shape s) {
   switch (s) {
@@ -58,28 +74,55 @@ const char* name(Shape s) {
       return "branches: stamp, kernel, stamp";
     case Shape::chain:
       return "one chain of kernels";
+    case Shape::summaries_own:
+      return "app: summary memset+kernel+copy each";
+    case Shape::summaries_gathered:
+      return "app: one memset, kernels, one copy";
+    case Shape::summaries_kernels:
+      return "app: zero kernel, kernels, publish kernel";
   }
   return "?";
 }
 
 void enqueue(World& w, Shape shape, int k, int front) {
   const ls::kernels::RuleMasks rule{1u << 3, (1u << 2) | (1u << 3)};
+  const bool app = shape == Shape::summaries_own || shape == Shape::summaries_gathered ||
+                   shape == Shape::summaries_kernels;
+  constexpr int kWords = 2 * kInstances;
+  constexpr std::size_t kBytes = kWords * sizeof(std::uint64_t);
+  if (shape == Shape::summaries_gathered) CUDA_CHECK(cudaMemsetAsync(w.results, 0, kBytes, w.capture));
+  if (shape == Shape::summaries_kernels) zero_kernel<<<1, kWords, 0, w.capture>>>(w.results, kWords);
   CUDA_CHECK(cudaEventRecord(w.fork, w.capture));
   for (int i = 0; i < kInstances; ++i) {
     const std::size_t u = static_cast<std::size_t>(i);
     const cudaStream_t s = shape == Shape::chain ? w.capture : w.streams[u];
+    std::uint32_t* in = front ? w.b[u] : w.a[u];
     if (shape != Shape::chain) CUDA_CHECK(cudaStreamWaitEvent(s, w.fork, 0));
+    if (shape == Shape::summaries_own) {
+      ls::kernels::launch_summary(ls::kernels::Layout::bit_cells, in, kSide, kSide, w.results + 2 * i, s);
+      CUDA_CHECK(cudaMemcpyAsync(w.pinned_results + 2 * i, w.results + 2 * i, 2 * sizeof(std::uint64_t),
+                                 cudaMemcpyDeviceToHost, s));
+    } else if (app) {
+      ls::kernels::launch_summary_onto(ls::kernels::Layout::bit_cells, in, kSide, kSide, w.results + 2 * i,
+                                       s);
+    }
     if (shape == Shape::events) CUDA_CHECK(cudaEventRecordWithFlags(w.starts[u], s, cudaEventRecordExternal));
     if (shape == Shape::stamps) stamp_kernel<<<1, 1, 0, s>>>(w.stamps + 2 * i);
-    ls::kernels::launch_step_bitpacked(front ? w.b[u] : w.a[u], front ? w.a[u] : w.b[u], kSide, kSide, rule,
-                                       k, s, shape == Shape::chain ? 1 : kInstances);
+    if (app) stamp_kernel<<<1, 1, 0, s>>>(w.pinned_stamps + 2 * i);
+    ls::kernels::launch_step_bitpacked(in, front ? w.a[u] : w.b[u], kSide, kSide, rule, k, s,
+                                       shape == Shape::chain ? 1 : kInstances);
     if (shape == Shape::events) CUDA_CHECK(cudaEventRecordWithFlags(w.ends[u], s, cudaEventRecordExternal));
     if (shape == Shape::stamps) stamp_kernel<<<1, 1, 0, s>>>(w.stamps + 2 * i + 1);
+    if (app) stamp_kernel<<<1, 1, 0, s>>>(w.pinned_stamps + 2 * i + 1);
     if (shape != Shape::chain) {
       CUDA_CHECK(cudaEventRecord(w.joins[u], s));
       CUDA_CHECK(cudaStreamWaitEvent(w.capture, w.joins[u], 0));
     }
   }
+  if (shape == Shape::summaries_gathered)
+    CUDA_CHECK(cudaMemcpyAsync(w.pinned_results, w.results, kBytes, cudaMemcpyDeviceToHost, w.capture));
+  if (shape == Shape::summaries_kernels)
+    publish_kernel<<<1, kWords, 0, w.capture>>>(w.results, w.pinned_results, kWords);
 }
 
 cudaGraphExec_t build(World& w, Shape shape, int k, int front) {
@@ -144,6 +187,9 @@ int main() {
   }
   CUDA_CHECK(cudaEventCreateWithFlags(&w.fork, cudaEventDisableTiming));
   CUDA_CHECK(cudaMalloc(&w.stamps, 2 * kInstances * sizeof(unsigned long long)));
+  CUDA_CHECK(cudaMallocHost(&w.pinned_stamps, 2 * kInstances * sizeof(unsigned long long)));
+  CUDA_CHECK(cudaMalloc(&w.results, 2 * kInstances * sizeof(std::uint64_t)));
+  CUDA_CHECK(cudaMallocHost(&w.pinned_results, 2 * kInstances * sizeof(std::uint64_t)));
   CUDA_CHECK(cudaStreamCreateWithFlags(&w.frame, cudaStreamNonBlocking));
   CUDA_CHECK(cudaStreamCreateWithFlags(&w.capture, cudaStreamNonBlocking));
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -152,6 +198,8 @@ int main() {
   std::printf("%s: %d instances of %dx%d bitpacked, %d frames per repeat, median of %d\n", prop.name,
               kInstances, kSide, kSide, kFrames, kRepeats);
   for (int k : {1, 16})
-    for (Shape s : {Shape::kernels, Shape::events, Shape::stamps, Shape::chain}) row(w, s, k);
+    for (Shape s : {Shape::kernels, Shape::events, Shape::stamps, Shape::chain, Shape::summaries_own,
+                    Shape::summaries_gathered, Shape::summaries_kernels})
+      row(w, s, k);
   return 0;
 }

@@ -315,11 +315,12 @@ void launch_summary(Layout layout, const void* cells, int width, int height, std
 
 namespace {
 
-/// The summary kernels' launch: the sums go to result[0..1] (zeroed first here).
+/// The summary kernels' launch: the sums go to result[0..1] (zeroed first here unless the caller
+/// did).
 void summary_launch(Layout layout, const void* cells, int width, int rows, int first_row, std::uint64_t base,
-                    std::uint64_t* result, cudaStream_t stream) {
+                    std::uint64_t* result, cudaStream_t stream, bool zero_first = true) {
   static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t));
-  CUDA_CHECK(cudaMemsetAsync(result, 0, 2 * sizeof(std::uint64_t), stream));
+  if (zero_first) CUDA_CHECK(cudaMemsetAsync(result, 0, 2 * sizeof(std::uint64_t), stream));
   const std::size_t words = cell_count(width, rows) / 32;
   const int blocks = blocks_for(static_cast<long long>(words));
   auto* out = reinterpret_cast<unsigned long long*>(result);
@@ -363,6 +364,13 @@ void summary_launch(Layout layout, const void* cells, int width, int rows, int f
 void launch_summary_rows(Layout layout, const void* cells, int width, int rows, int first_row,
                          std::uint64_t base, std::uint64_t* result, cudaStream_t stream) {
   summary_launch(layout, cells, width, rows, first_row, base, result, stream);
+}
+
+void launch_summary_onto(Layout layout, const void* cells, int width, int height, std::uint64_t* result,
+                         cudaStream_t stream) {
+  summary_launch(layout, cells, width, height, 0,
+                 lattice_hash_base(static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height)),
+                 result, stream, false);
 }
 
 }  // namespace ls::kernels

@@ -76,6 +76,11 @@ void launch_set_cell(Layout layout, void* cells, int width, int height, int x, i
 void launch_summary(Layout layout, const void* cells, int width, int height, std::uint64_t* result,
                     cudaStream_t stream);
 
+/// launch_summary adding onto `result` instead of zeroing it first: the caller zeroes it (a frame
+/// graph zeroes all its summaries' results with one memset node, not one each).
+void launch_summary_onto(Layout layout, const void* cells, int width, int height, std::uint64_t* result,
+                         cudaStream_t stream);
+
 /// The summary of `rows` rows at `cells` that are rows first_row.. of a larger lattice: population
 /// and the hash terms of their live cells at their lattice coordinates, plus `base` (the W x H base
 /// term for one part of a split lattice, 0 for the others). The parts' results summed mod 2^64

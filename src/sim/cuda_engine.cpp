@@ -4,6 +4,7 @@
 // the recovery snapshots (snapshots.hpp).
 #include "sim/cuda_engine.hpp"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <string>
@@ -14,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/stats.hpp"
 #include "sim/cuda_handles.hpp"
+#include "sim/event_reads.hpp"
 #include "sim/frame_graph.hpp"
 #include "sim/frame_launch.hpp"
 #include "sim/instance.hpp"
@@ -51,7 +53,8 @@ struct CudaEngine::Impl {
   bool summaries_deferred = false;  // some instance's summary rides on the next frame graph
   bool stepped = false;             // a frame was stepped since the last request_summaries()
   sim::Instances instances;
-  sim::FrameGraphCache frame_graph;  // names the instances' buffers and events: goes first
+  sim::FrameSummaries frame_summaries;  // a frame graph's gathered summary results
+  sim::FrameGraphCache frame_graph;     // names the instances' buffers and events: goes first
   std::vector<sim::BranchWork> branch_work;
   sim::SummaryRequests summaries;
   sim::TimingRing timing;
@@ -204,7 +207,11 @@ void CudaEngine::step_graph(int generations, int timed_slot) {
   const auto& all = e.instances.all();
   const cudaStream_t frame_stream = e.instances.shared_stream();
   e.branch_work.assign(all.size(), sim::BranchWork{});
-  const bool summaries = e.summaries_deferred;
+  // The gathered results' host slot goes round with the frames that carry summaries; one whose
+  // frame is still running (the host 4 summary frames ahead) is not reused: the summaries wait.
+  const std::size_t ring = e.graph_summaries % sim::kSummaryRing;
+  const bool summaries = e.summaries_deferred && sim::event_done(e.summary_done[ring].get());
+  sim::FrameSummaryCopy gathered;
   if (timed_slot >= 0) e.timing.reserve_stamps(all.size());
   for (std::size_t i = 0; i < all.size(); ++i) {
     sim::Instance& inst = *all[i];
@@ -212,24 +219,37 @@ void CudaEngine::step_graph(int generations, int timed_slot) {
       e.timing.claim(inst, timed_slot, generations, i);
       e.branch_work[i].step_stamps = e.timing.step_stamps(timed_slot, i);
     }
-    if (summaries && inst.summaries.deferred)
+    if (summaries)
+      sim::settle_gathered(inst, e.frame_summaries.host(ring, 0),
+                           e.frame_summaries.host(ring, sim::FrameSummaries::kBranches));
+    if (summaries && inst.summaries.deferred) {
       e.branch_work[i].summary_slot =
           static_cast<int>(sim::SummaryRequests::claim_slot(inst, e.timing.frame_count()));
+      if (i < sim::FrameSummaries::kBranches) e.branch_work[i].summary_words = e.frame_summaries.device(i);
+    }
+  }
+  if (summaries) {
+    gathered.device = e.frame_summaries.device(0);
+    gathered.host = e.frame_summaries.host(ring, 0);
+    gathered.words = std::min(all.size(), sim::FrameSummaries::kBranches) * sim::kSummaryWords;
+    gathered.ring = static_cast<int>(ring);
   }
   e.frame_graph.enqueue(all, generations, timed_slot,
                         timed_slot >= 0 ? e.timing.reference_stamp(timed_slot) : nullptr, e.branch_work,
-                        frame_stream, e.graphs.stream.get(), e.graphs.on);
+                        gathered, frame_stream, e.graphs.stream.get(), e.graphs.on);
   e.timing.end_graph_step(frame_stream);
   if (summaries) {
     // The summaries read the state before this frame's steps: the generation they were asked at.
-    const cuda::Event& done = e.summary_done[e.graph_summaries++ % sim::kSummaryRing];
+    const cuda::Event& done = e.summary_done[ring];
+    ++e.graph_summaries;
     done.record(frame_stream);
     for (std::size_t i = 0; i < all.size(); ++i) {
       if (e.branch_work[i].summary_slot < 0) continue;
       all[i]->summaries.deferred = false;
       e.summaries.commit(*all[i], static_cast<std::size_t>(e.branch_work[i].summary_slot), done.get(),
                          all[i]->generation - static_cast<std::uint64_t>(generations),
-                         e.timing.frame_count() - 1);
+                         e.timing.frame_count() - 1,
+                         e.branch_work[i].summary_words ? e.frame_summaries.host(ring, i) : nullptr);
     }
     e.summaries_deferred = false;
   }

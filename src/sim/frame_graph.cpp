@@ -22,17 +22,22 @@ void FrameGraphCache::drop() {
 
 void FrameGraphCache::enqueue_branches(const InstanceList& instances, int generations,
                                        std::uint64_t* reference, const std::vector<BranchWork>& work,
-                                       cudaStream_t frame_stream) const {
+                                       const FrameSummaryCopy& summaries, cudaStream_t frame_stream) const {
   // Every instance's work goes on its own stream, forked from the frame stream and joined back to
   // it, so that captured, each instance is a branch of its own and runs beside the others.
   if (reference) kernels::launch_stamp(reference, frame_stream);
+  const std::size_t summary_bytes = summaries.words * sizeof(std::uint64_t);
+  if (summary_bytes > 0) CUDA_CHECK(cudaMemsetAsync(summaries.device, 0, summary_bytes, frame_stream));
   fork_.record(frame_stream);
   for (std::size_t i = 0; i < instances.size(); ++i) {
     const Instance& inst = *instances[i];
     const cudaStream_t branch = inst.stream.get();
     CUDA_CHECK(cudaStreamWaitEvent(branch, fork_.get(), 0));
     // The summary reads the state as it was when it was asked for: before this frame's steps.
-    if (work[i].summary_slot >= 0)
+    if (work[i].summary_words)
+      kernels::launch_summary_onto(inst.layout(), inst.front, inst.width, inst.height, work[i].summary_words,
+                                   branch);
+    else if (work[i].summary_slot >= 0)
       SummaryRequests::enqueue_summary(inst, static_cast<std::size_t>(work[i].summary_slot), branch);
     std::uint64_t* stamps = work[i].step_stamps;
     if (stamps) kernels::launch_stamp(stamps, branch);
@@ -41,14 +46,18 @@ void FrameGraphCache::enqueue_branches(const InstanceList& instances, int genera
     inst.order.record(branch);
     CUDA_CHECK(cudaStreamWaitEvent(frame_stream, inst.order.get(), 0));
   }
+  if (summary_bytes > 0)
+    CUDA_CHECK(cudaMemcpyAsync(summaries.host, summaries.device, summary_bytes, cudaMemcpyDeviceToHost,
+                               frame_stream));
 }
 
 cuda::GraphExec FrameGraphCache::build(const InstanceList& instances, int generations,
                                        std::uint64_t* reference, const std::vector<BranchWork>& work,
-                                       cudaStream_t capture_stream) {
+                                       const FrameSummaryCopy& summaries, cudaStream_t capture_stream) {
   const auto start = std::chrono::steady_clock::now();
-  cuda::GraphExec graph = cuda::capture(
-      capture_stream, [&](cudaStream_t c) { enqueue_branches(instances, generations, reference, work, c); });
+  cuda::GraphExec graph = cuda::capture(capture_stream, [&](cudaStream_t c) {
+    enqueue_branches(instances, generations, reference, work, summaries, c);
+  });
   ++stats_.builds;
   stats_.build_ms +=
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -57,7 +66,8 @@ cuda::GraphExec FrameGraphCache::build(const InstanceList& instances, int genera
 
 void FrameGraphCache::enqueue(const InstanceList& instances, int generations, int timed_slot,
                               std::uint64_t* reference, const std::vector<BranchWork>& work,
-                              cudaStream_t frame_stream, cudaStream_t capture_stream, bool use_graphs) {
+                              const FrameSummaryCopy& summaries, cudaStream_t frame_stream,
+                              cudaStream_t capture_stream, bool use_graphs) {
   scratch_shape_.clear();
   bool fits = true;
   for (const auto& p : instances) {
@@ -75,11 +85,15 @@ void FrameGraphCache::enqueue(const InstanceList& instances, int generations, in
     shape_frames_ = 1;
   }
   if (!use_graphs || !fits || shape_frames_ < kFramesBeforeGraph) {
-    enqueue_branches(instances, generations, reference, work, frame_stream);
+    enqueue_branches(instances, generations, reference, work, summaries, frame_stream);
   } else {
     // The key: the timing slot, then per instance its front buffer and summary slot.
     scratch_key_.clear();
     scratch_key_.push_back(static_cast<std::uint8_t>(timed_slot + 1));
+    // The gathered summaries' host slot and count.
+    scratch_key_.push_back(static_cast<std::uint8_t>(summaries.ring + 1));
+    scratch_key_.push_back(static_cast<std::uint8_t>(summaries.words));
+    scratch_key_.push_back(static_cast<std::uint8_t>(summaries.words >> 8));
     // The stamps' address too: their memory moves when it grows.
     const auto where = reinterpret_cast<std::uintptr_t>(reference);
     for (std::size_t b = 0; b < sizeof where; ++b)
@@ -92,7 +106,7 @@ void FrameGraphCache::enqueue(const InstanceList& instances, int generations, in
     auto it =
         std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key == scratch_key_; });
     if (it == entries_.end()) {
-      cuda::GraphExec graph = build(instances, generations, reference, work, capture_stream);
+      cuda::GraphExec graph = build(instances, generations, reference, work, summaries, capture_stream);
       if (entries_.size() >= kMaxFrameGraphs) entries_.erase(entries_.begin());
       entries_.push_back(Entry{scratch_key_, std::move(graph)});
       it = entries_.end() - 1;

@@ -27,8 +27,19 @@ inline constexpr std::size_t kMaxFrameGraphs = 64;
 
 /// What one frame of one instance asks of its branch.
 struct BranchWork {
-  int summary_slot = -1;                 // -1: no summary in this frame
-  std::uint64_t* step_stamps = nullptr;  // timed frame: [start, end] (TimingRing::step_stamps)
+  int summary_slot = -1;                   // -1: no summary in this frame
+  std::uint64_t* summary_words = nullptr;  // the summary's device words in the frame's gathered
+                                           // results (FrameSummaries); null: the slot's own
+  std::uint64_t* step_stamps = nullptr;    // timed frame: [start, end] (TimingRing::step_stamps)
+};
+
+/// A frame's gathered summary results: `words` device words at `device`, zeroed before the
+/// branches and copied to `host` (pinned) after them; `ring` is the host slot (part of the key).
+struct FrameSummaryCopy {
+  std::uint64_t* device = nullptr;
+  std::uint64_t* host = nullptr;
+  std::size_t words = 0;  // 0: none
+  int ring = -1;
 };
 
 class FrameGraphCache {
@@ -40,13 +51,14 @@ class FrameGraphCache {
   /// Enqueues one frame of every instance (`generations` generations each; on a timed frame the
   /// `reference` stamp first and each branch's stamps around its kernels, of ring slot
   /// `timed_slot`, -1 for none; the summaries and stamps in `work`, one entry per instance) on
-  /// `frame_stream`, and advances the fronts and generations.
+  /// `frame_stream`, with the gathered summary results of `summaries`, and advances the fronts and
+  /// generations.
   /// A frame of a shape seen kFramesBeforeGraph frames in a row is one graph launch (the graph
   /// captured on `capture_stream` the first time its key comes); other frames, and every frame when
   /// `use_graphs` is false, enqueue the same branches directly.
   void enqueue(const InstanceList& instances, int generations, int timed_slot, std::uint64_t* reference,
-               const std::vector<BranchWork>& work, cudaStream_t frame_stream, cudaStream_t capture_stream,
-               bool use_graphs);
+               const std::vector<BranchWork>& work, const FrameSummaryCopy& summaries,
+               cudaStream_t frame_stream, cudaStream_t capture_stream, bool use_graphs);
 
   /// Drops every graph (before instances, their buffers or their events go).
   void drop();
@@ -69,9 +81,11 @@ class FrameGraphCache {
   };
 
   void enqueue_branches(const InstanceList& instances, int generations, std::uint64_t* reference,
-                        const std::vector<BranchWork>& work, cudaStream_t frame_stream) const;
+                        const std::vector<BranchWork>& work, const FrameSummaryCopy& summaries,
+                        cudaStream_t frame_stream) const;
   cuda::GraphExec build(const InstanceList& instances, int generations, std::uint64_t* reference,
-                        const std::vector<BranchWork>& work, cudaStream_t capture_stream);
+                        const std::vector<BranchWork>& work, const FrameSummaryCopy& summaries,
+                        cudaStream_t capture_stream);
 
   cuda::Event fork_{cuda::Event::Create{}, false};
   std::vector<Shape> shape_;  // of the cached graphs

@@ -46,8 +46,18 @@ void poll_summaries(const Instance& inst) {
     }
     if (slot.sequence > sums.newest_sequence) {
       sums.newest_sequence = slot.sequence;
-      sums.newest = StateSummary{slot.generation, host[s * kSummaryWords], host[s * kSummaryWords + 1]};
+      const std::uint64_t* words = slot.host_words ? slot.host_words : host + s * kSummaryWords;
+      sums.newest = StateSummary{slot.generation, words[0], words[1]};
       sums.newest_frame = slot.frame;
+    }
+  }
+}
+
+void settle_gathered(const Instance& inst, const std::uint64_t* begin, const std::uint64_t* end) {
+  for (const SummarySlot& slot : inst.summaries.slots) {
+    if (slot.pending && slot.host_words >= begin && slot.host_words < end) {
+      poll_summaries(inst);
+      return;
     }
   }
 }
@@ -86,11 +96,24 @@ void SummaryRequests::enqueue_summary(const Instance& inst, std::size_t s, cudaS
                              on));
 }
 
+FrameSummaries::FrameSummaries()
+    : device_(kBranches * kSummaryWords * sizeof(std::uint64_t)),
+      host_(kSummaryRing * kBranches * kSummaryWords * sizeof(std::uint64_t)) {}
+
+std::uint64_t* FrameSummaries::device(std::size_t i) const {
+  return static_cast<std::uint64_t*>(device_.get()) + i * kSummaryWords;
+}
+
+std::uint64_t* FrameSummaries::host(std::size_t ring, std::size_t i) const {
+  return static_cast<std::uint64_t*>(host_.get()) + (ring * kBranches + i) * kSummaryWords;
+}
+
 void SummaryRequests::commit(Instance& inst, std::size_t s, cudaEvent_t frame_done, std::uint64_t generation,
-                             std::uint64_t state_frame) {
+                             std::uint64_t state_frame, const std::uint64_t* host_words) {
   InstanceSummaries& sums = inst.summaries;
   SummarySlot& slot = sums.slots[s];
   slot.frame_done = frame_done;
+  slot.host_words = host_words;
   slot.sequence = ++sequence_;
   slot.generation = generation;
   slot.frame = state_frame;
@@ -135,9 +158,11 @@ std::size_t SummaryRequests::request(Instance& inst, cudaStream_t stream, const 
 }
 
 StateSummary SummaryRequests::read(const Instance& inst, std::size_t s) {
-  const auto* host = inst.summaries.results_host.as<const std::uint64_t>();
-  return StateSummary{inst.summaries.slots[s].generation, host[s * kSummaryWords],
-                      host[s * kSummaryWords + 1]};
+  const SummarySlot& slot = inst.summaries.slots[s];
+  const std::uint64_t* words =
+      slot.host_words ? slot.host_words
+                      : inst.summaries.results_host.as<const std::uint64_t>() + s * kSummaryWords;
+  return StateSummary{slot.generation, words[0], words[1]};
 }
 
 }  // namespace ls::sim

@@ -885,6 +885,47 @@ TEST_F(CudaEngineTest, GraphModeEqualsTheReferenceForEveryVariantOnRandomRules) 
   }
 }
 
+// A frame graph gathers up to 64 branches' summaries into one copy (FrameSummaries): with 70
+// instances, six summarize the old way. Every summary any instance shows during the run, read
+// every frame while the GPU may lag, is its reference's population and hash at the generation it
+// names (no summary carries another frame's values), and the last ones arrive.
+TEST_F(CudaEngineTest, GraphModeSummariesOfManyInstancesNameTheirGeneration) {
+  CudaEngine engine;
+  engine.set_stream_mode(StreamMode::graph);
+  constexpr int kInstances = 70, kFrames = 48;
+  std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> truth(kInstances);
+  for (int i = 0; i < kInstances; ++i) {
+    const Variant v = kAllVariants[static_cast<std::size_t>(i) % kAllVariants.size()];
+    engine.add(random_spec(64, 64, 0.3, 900 + i, v, Rule::life(), 1));
+    Lattice reference = Lattice::random(64, 64, 0.3, 900 + static_cast<std::uint64_t>(i));
+    for (int g = 0; g <= kFrames; ++g) {
+      truth[static_cast<std::size_t>(i)].emplace_back(reference.population(), reference.hash());
+      cpu_run(reference, Rule::life(), 1);
+    }
+  }
+  int checked = 0;
+  for (int f = 0; f < kFrames; ++f) {
+    engine.step(1);
+    engine.request_summaries();
+    for (std::size_t i = 0; i < engine.size(); ++i) {
+      const std::optional<StateSummary> got = engine.status(i).summary;
+      if (!got) continue;
+      ASSERT_LE(got->generation, static_cast<std::uint64_t>(kFrames));
+      const auto& want = truth[i][got->generation];
+      EXPECT_EQ(got->population, want.first) << "instance " << i << " generation " << got->generation;
+      EXPECT_EQ(got->hash, want.second) << "instance " << i << " generation " << got->generation;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0);
+  engine.finish();
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    const StateSummary last = engine.summarize(i);
+    EXPECT_EQ(last.generation, static_cast<std::uint64_t>(kFrames));
+    EXPECT_EQ(last.hash, truth[i][kFrames].second) << "instance " << i;
+  }
+}
+
 // Switching among the three stream modes and across variants keeps each instance's hash, and the
 // run ends on the reference.
 TEST_F(CudaEngineTest, SwitchingModesAndVariantsInGraphModeKeepsTheHash) {
