@@ -52,7 +52,17 @@ struct World {
   cudaStream_t frame = nullptr, capture = nullptr;
 };
 
-enum class Shape { kernels, events, stamps, chain, summaries_own, summaries_gathered, summaries_kernels };
+enum class Shape {
+  kernels,
+  events,
+  stamps,
+  chain,
+  summaries_own,
+  summaries_gathered,
+  summaries_kernels,
+  kernel_root_copy_sink,
+  memset_root_kernel_sink
+};
 
 __global__ void zero_kernel(std::uint64_t* words, int n) {
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
@@ -80,6 +90,10 @@ const char* name(Shape s) {
       return "app: one memset, kernels, one copy";
     case Shape::summaries_kernels:
       return "app: zero kernel, kernels, publish kernel";
+    case Shape::kernel_root_copy_sink:
+      return "app: zero kernel, kernels, one copy";
+    case Shape::memset_root_kernel_sink:
+      return "app: one memset, kernels, publish kernel";
   }
   return "?";
 }
@@ -87,11 +101,16 @@ const char* name(Shape s) {
 void enqueue(World& w, Shape shape, int k, int front) {
   const ls::kernels::RuleMasks rule{1u << 3, (1u << 2) | (1u << 3)};
   const bool app = shape == Shape::summaries_own || shape == Shape::summaries_gathered ||
-                   shape == Shape::summaries_kernels;
+                   shape == Shape::summaries_kernels || shape == Shape::kernel_root_copy_sink ||
+                   shape == Shape::memset_root_kernel_sink;
+  const bool memset_root = shape == Shape::summaries_gathered || shape == Shape::memset_root_kernel_sink;
+  const bool kernel_root = shape == Shape::summaries_kernels || shape == Shape::kernel_root_copy_sink;
+  const bool copy_sink = shape == Shape::summaries_gathered || shape == Shape::kernel_root_copy_sink;
+  const bool kernel_sink = shape == Shape::summaries_kernels || shape == Shape::memset_root_kernel_sink;
   constexpr int kWords = 2 * kInstances;
   constexpr std::size_t kBytes = kWords * sizeof(std::uint64_t);
-  if (shape == Shape::summaries_gathered) CUDA_CHECK(cudaMemsetAsync(w.results, 0, kBytes, w.capture));
-  if (shape == Shape::summaries_kernels) zero_kernel<<<1, kWords, 0, w.capture>>>(w.results, kWords);
+  if (memset_root) CUDA_CHECK(cudaMemsetAsync(w.results, 0, kBytes, w.capture));
+  if (kernel_root) zero_kernel<<<1, kWords, 0, w.capture>>>(w.results, kWords);
   CUDA_CHECK(cudaEventRecord(w.fork, w.capture));
   for (int i = 0; i < kInstances; ++i) {
     const std::size_t u = static_cast<std::size_t>(i);
@@ -119,10 +138,9 @@ void enqueue(World& w, Shape shape, int k, int front) {
       CUDA_CHECK(cudaStreamWaitEvent(w.capture, w.joins[u], 0));
     }
   }
-  if (shape == Shape::summaries_gathered)
+  if (copy_sink)
     CUDA_CHECK(cudaMemcpyAsync(w.pinned_results, w.results, kBytes, cudaMemcpyDeviceToHost, w.capture));
-  if (shape == Shape::summaries_kernels)
-    publish_kernel<<<1, kWords, 0, w.capture>>>(w.results, w.pinned_results, kWords);
+  if (kernel_sink) publish_kernel<<<1, kWords, 0, w.capture>>>(w.results, w.pinned_results, kWords);
 }
 
 cudaGraphExec_t build(World& w, Shape shape, int k, int front) {
@@ -199,7 +217,8 @@ int main() {
               kInstances, kSide, kSide, kFrames, kRepeats);
   for (int k : {1, 16})
     for (Shape s : {Shape::kernels, Shape::events, Shape::stamps, Shape::chain, Shape::summaries_own,
-                    Shape::summaries_gathered, Shape::summaries_kernels})
+                    Shape::summaries_gathered, Shape::summaries_kernels, Shape::kernel_root_copy_sink,
+                    Shape::memset_root_kernel_sink})
       row(w, s, k);
   return 0;
 }
