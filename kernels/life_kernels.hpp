@@ -77,9 +77,13 @@ void launch_summary(Layout layout, const void* cells, int width, int height, std
                     cudaStream_t stream);
 
 /// launch_summary adding onto `result` instead of zeroing it first: the caller zeroes it (a frame
-/// graph zeroes all its summaries' results with one memset node, not one each).
+/// graph zeroes all its summaries' results with one launch_zero_words, not a memset node each).
 void launch_summary_onto(Layout layout, const void* cells, int width, int height, std::uint64_t* result,
                          cudaStream_t stream);
+
+/// Zeroes words[0..n) by one small kernel: a frame graph zeroes its gathered summaries with it, as
+/// a memset node there cost the host ~60 us at each launch (bench/NOTES.md).
+void launch_zero_words(std::uint64_t* words, std::size_t n, cudaStream_t stream);
 
 /// The summary of `rows` rows at `cells` that are rows first_row.. of a larger lattice: population
 /// and the hash terms of their live cells at their lattice coordinates, plus `base` (the W x H base

@@ -42,13 +42,21 @@ constexpr const char* kChildEnv =
 constexpr const char* kChildEnv = "";
 #endif
 
+/// $name when set and not empty (a bundle carried to another machine: $LS_APP, $LS_NVTX_RECORDER),
+/// else the build's own path.
+std::string env_or(const char* name, const char* built) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : built;
+}
+
 /// Runs lifestreams with `args` under the recording tool; returns its exit status and fills `lines`.
 int run_recorded(const Scratch& dir, const std::string& prefix, const std::string& args,
                  std::vector<RecordLine>& lines) {
   const std::string record = dir.file("nvtx.tsv");
   const std::string command = std::string(kChildEnv) + "cd '" + dir.file("") + "' && " + prefix +
-                              " NVTX_INJECTION64_PATH='" + LS_NVTX_RECORDER + "' LS_NVTX_RECORD='" + record +
-                              "' '" + LS_APP_BINARY + "' " + args + " >out.txt 2>&1";
+                              " NVTX_INJECTION64_PATH='" + env_or("LS_NVTX_RECORDER", LS_NVTX_RECORDER) +
+                              "' LS_NVTX_RECORD='" + record + "' '" + env_or("LS_APP", LS_APP_BINARY) + "' " +
+                              args + " >out.txt 2>&1";
   const int rc = std::system(command.c_str());
   lines = read_record(record);
   return rc != -1 && WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
