@@ -210,7 +210,10 @@ void CudaEngine::step_graph(int generations, int timed_slot) {
   // The gathered results' host slot goes round with the frames that carry summaries; one whose
   // frame is still running (the host 4 summary frames ahead) is not reused: the summaries wait.
   const std::size_t ring = e.graph_summaries % sim::kSummaryRing;
-  const bool summaries = e.summaries_deferred && sim::event_done(e.summary_done[ring].get());
+  // The frames' summary events, asked once here for every instance's slots below.
+  const sim::KnownEvents known =
+      e.summaries_deferred ? sim::KnownEvents::ask(e.summary_done) : sim::KnownEvents{};
+  const bool summaries = e.summaries_deferred && known.is_done(e.summary_done[ring].get());
   sim::FrameSummaryCopy gathered;
   if (timed_slot >= 0) e.timing.reserve_stamps(all.size());
   for (std::size_t i = 0; i < all.size(); ++i) {
@@ -221,10 +224,10 @@ void CudaEngine::step_graph(int generations, int timed_slot) {
     }
     if (summaries)
       sim::settle_gathered(inst, e.frame_summaries.host(ring, 0),
-                           e.frame_summaries.host(ring, sim::FrameSummaries::kBranches));
+                           e.frame_summaries.host(ring, sim::FrameSummaries::kBranches), &known);
     if (summaries && inst.summaries.deferred) {
       e.branch_work[i].summary_slot =
-          static_cast<int>(sim::SummaryRequests::claim_slot(inst, e.timing.frame_count()));
+          static_cast<int>(sim::SummaryRequests::claim_slot(inst, e.timing.frame_count(), &known));
       if (i < sim::FrameSummaries::kBranches) e.branch_work[i].summary_words = e.frame_summaries.device(i);
     }
   }

@@ -28,7 +28,13 @@ bool summary_needs_measuring(const Instance& inst) {
          sums.untimed >= kSummaryRemeasure;
 }
 
-void poll_summaries(const Instance& inst) {
+bool KnownEvents::is_done(cudaEvent_t event) const {
+  for (std::size_t i = 0; i < count; ++i)
+    if (events[i] == event) return done[i];
+  return event_done(event);
+}
+
+void poll_summaries(const Instance& inst, const KnownEvents* known) {
   const InstanceSummaries& sums = inst.summaries;
   const auto* host = sums.results_host.as<const std::uint64_t>();
   // Oldest request first; requests finish in order (one stream, or streams ordered by the mode
@@ -37,7 +43,7 @@ void poll_summaries(const Instance& inst) {
     const std::size_t s = (sums.next + n) % kSummaryRing;
     auto& slot = const_cast<SummarySlot&>(sums.slots[s]);
     if (!slot.pending) continue;
-    if (!event_done(slot.done_event())) break;
+    if (!(known ? known->is_done(slot.done_event()) : event_done(slot.done_event()))) break;
     slot.pending = false;
     if (slot.timed && !slot.frame_done) {
       float ms = 0;
@@ -53,16 +59,17 @@ void poll_summaries(const Instance& inst) {
   }
 }
 
-void settle_gathered(const Instance& inst, const std::uint64_t* begin, const std::uint64_t* end) {
+void settle_gathered(const Instance& inst, const std::uint64_t* begin, const std::uint64_t* end,
+                     const KnownEvents* known) {
   for (const SummarySlot& slot : inst.summaries.slots) {
     if (slot.pending && slot.host_words >= begin && slot.host_words < end) {
-      poll_summaries(inst);
+      poll_summaries(inst, known);
       return;
     }
   }
 }
 
-std::size_t SummaryRequests::claim_slot(Instance& inst, std::uint64_t frame) {
+std::size_t SummaryRequests::claim_slot(Instance& inst, std::uint64_t frame, const KnownEvents* known) {
   InstanceSummaries& sums = inst.summaries;
   if (sums.frame + 1 == frame)
     ++sums.frames;
@@ -70,7 +77,7 @@ std::size_t SummaryRequests::claim_slot(Instance& inst, std::uint64_t frame) {
     sums.frames = 1;
   sums.frame = frame;
   std::size_t s = sums.next;
-  if (sums.slots[s].pending) poll_summaries(inst);
+  if (sums.slots[s].pending) poll_summaries(inst, known);
   if (sums.slots[s].pending) {
     // The ring is full (the host is more than kSummaryRing requests ahead of the device). Reusing
     // the oldest slot would re-record the event poll_summaries waits on first, and a host that stays

@@ -14,6 +14,7 @@
 #include "core/summary_pacing.hpp"
 #include "life_kernels.hpp"
 #include "sim/cuda_handles.hpp"
+#include "sim/event_reads.hpp"
 #include "sim/timing_ring.hpp"
 
 namespace ls::sim {
@@ -117,14 +118,28 @@ struct SummaryGraphs {
   }
 };
 
+/// Whether each of a few events is done, asked once for all instances: in stream mode `graph` the
+/// requests of a frame share one event, and asking it once per instance cost ~1.5 us each (64
+/// instances: ~100 us of a frame's host enqueue, H100). An event not listed is asked directly.
+struct KnownEvents {
+  std::array<cudaEvent_t, kSummaryRing> events{};
+  std::array<bool, kSummaryRing> done{};
+  std::size_t count = 0;
+  /// Asks each of `events` now (event_done).
+  template <class EventArray>
+  static KnownEvents ask(const EventArray& events);
+  bool is_done(cudaEvent_t event) const;
+};
+
 /// Polls the instance's summary requests (non-blocking) and publishes the newest finished one;
-/// a timed one's GPU time goes to the instance's pacer.
-void poll_summaries(const Instance& inst);
+/// a timed one's GPU time goes to the instance's pacer. `known`: events already asked.
+void poll_summaries(const Instance& inst, const KnownEvents* known = nullptr);
 
 /// Before a frame graph writes its gathered results over host words [begin, end) again: publishes
 /// the instance's finished requests whose results are there (their frame's event is done), so that
 /// none is read later with another frame's values. No CUDA call unless one is there.
-void settle_gathered(const Instance& inst, const std::uint64_t* begin, const std::uint64_t* end);
+void settle_gathered(const Instance& inst, const std::uint64_t* begin, const std::uint64_t* end,
+                     const KnownEvents* known = nullptr);
 
 /// The instance's stream work per frame (mean step + display ms of its timed frames), the
 /// reference its summaries are paced against.
@@ -150,7 +165,7 @@ class SummaryRequests {
   /// commit marks it requested at `generation` (current when `state_frame` frames had started),
   /// done when `frame_done` is (null: the slot's own event, recorded by the caller), untimed, its
   /// result at `host_words` (null: the slot's own pinned words).
-  static std::size_t claim_slot(Instance& inst, std::uint64_t frame);
+  static std::size_t claim_slot(Instance& inst, std::uint64_t frame, const KnownEvents* known = nullptr);
   static void enqueue_summary(const Instance& inst, std::size_t s, cudaStream_t on);
 
   void commit(Instance& inst, std::size_t s, cudaEvent_t frame_done, std::uint64_t generation,
@@ -161,5 +176,17 @@ class SummaryRequests {
  private:
   std::uint64_t sequence_ = 0;
 };
+
+template <class EventArray>
+KnownEvents KnownEvents::ask(const EventArray& events) {
+  KnownEvents known;
+  for (const auto& event : events) {
+    if (known.count == known.events.size()) break;
+    known.events[known.count] = event.get();
+    known.done[known.count] = event_done(event.get());
+    ++known.count;
+  }
+  return known;
+}
 
 }  // namespace ls::sim
