@@ -61,8 +61,11 @@ void App::setup() {
       throw DeviceError("no display (" + why + "); run with --headless to render offscreen");
   }
 
-  DisplayedEngine made = make_displayed_engine(options_.backend, options_.device);
+  DisplayedEngine made = make_displayed_engine(options_.backend, options_.devices, options_.devices_option,
+                                               options_.display_device);
   engine_ = std::move(made.engine);
+  // 64 instances per GPU the engine runs on (under `all`, only now known).
+  check_instance_count(options_.instances, engine_->max_instances());
   engine_->set_stream_mode(setup_.stream_mode);
   engine_->set_timing_period(options_.timing_period);
   scene_ = std::make_unique<Scene>(*engine_, setup_.scene);

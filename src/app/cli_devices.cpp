@@ -38,10 +38,10 @@ DeviceList parse_device_list(std::string_view option, std::string_view text) {
                        gpus_present_line());
     long long d = 0;
     try {
-      d = parse_whole(std::string(option), std::string(item), 0, 1024);
+      d = parse_whole(std::string(option), std::string(item), 0, kMaxDeviceOrdinal);
     } catch (const InputError&) {
-      throw InputError(what + ": '" + std::string(item) + "' is not a device number 0..1024; " +
-                       gpus_present_line());
+      throw InputError(what + ": '" + std::string(item) + "' is not a device number 0.." +
+                       std::to_string(kMaxDeviceOrdinal) + "; " + gpus_present_line());
     }
     if (std::find(out.ordinals.begin(), out.ordinals.end(), d) != out.ordinals.end())
       throw InputError(what + ": device " + std::to_string(d) + " is listed twice; " + gpus_present_line());
@@ -57,7 +57,8 @@ DeviceList device_choice(const std::string* device, const std::string* devices) 
     throw InputError("--device and --devices: give one of them (--device N means --devices N)");
   if (devices) return parse_device_list("--devices", *devices);
   DeviceList one;
-  one.ordinals.push_back(device ? static_cast<int>(parse_whole("--device", *device, 0, 1024)) : 0);
+  one.ordinals.push_back(device ? static_cast<int>(parse_whole("--device", *device, 0, kMaxDeviceOrdinal))
+                                : 0);
   return one;
 }
 

@@ -8,6 +8,9 @@
 
 namespace ls {
 
+/// The highest CUDA device ordinal the command line accepts (--device, --devices, --display-device).
+inline constexpr int kMaxDeviceOrdinal = 1024;
+
 struct DeviceList {
   bool all = false;           // `all`: every device present
   std::vector<int> ordinals;  // in the order given

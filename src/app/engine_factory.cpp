@@ -5,7 +5,9 @@
 
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
+#include "multi/multi_engine.hpp"
 #if defined(LIFESTREAMS_HAVE_CUDA)
+#include "cuda_check.hpp"
 #include "multi/split_engine.hpp"
 #include "sim/cuda_engine.hpp"
 #endif
@@ -78,6 +80,45 @@ EngineChoice choose_engine(std::string_view backend, int device) {
   if (backend == "cuda")
     throw DeviceError("--backend cuda: this build has no CUDA engine (no CUDA compiler was found)");
   return cpu_choice();
+#endif
+}
+
+EngineChoice choose_app_engine(std::string_view backend, const DeviceList& devices, std::string_view option) {
+  if (backend != "auto" && backend != "cpu" && backend != "cuda")
+    throw InputError("--backend " + std::string(backend) + ": expected auto, cpu or cuda");
+  const bool one = !devices.all && devices.ordinals.size() == 1;
+  if (backend == "cpu") {
+    if (!one)
+      throw InputError(std::string(option) +
+                       " with --backend cpu: the CPU engine uses no GPU; give one device or --backend cuda");
+    return choose_engine(backend, devices.ordinals.front());
+  }
+#if defined(LIFESTREAMS_HAVE_CUDA)
+  const bool gpus = cuda_device_count() > 0;
+#else
+  const bool gpus = false;
+#endif
+  std::vector<int> list = devices.ordinals;
+  if (gpus) {
+    list = resolve_devices(option, devices);  // a device not present: the GPUs present, exit 2
+  } else if (!one) {
+    resolve_devices(option, devices);  // several without a GPU: refused, saying why
+  }
+  if (list.size() == 1) return choose_engine(backend, list.front());
+#if defined(LIFESTREAMS_HAVE_CUDA)
+  std::vector<multi::DeviceSlot> slots;
+  for (const int d : list) {
+    // The CudaEngine makes its device current; every later call into it follows make_current.
+    slots.push_back(
+        multi::DeviceSlot{d, std::make_unique<CudaEngine>(d), [d] { CUDA_CHECK(cudaSetDevice(d)); }});
+  }
+  auto engine = std::make_unique<multi::MultiEngine>(std::move(slots));
+  EngineChoice choice;
+  choice.multi = engine.get();
+  choice.engine = std::move(engine);
+  return choice;
+#else
+  throw DeviceError(std::string(option) + ": this build has no CUDA engine");
 #endif
 }
 

@@ -11,6 +11,9 @@ namespace ls {
 
 class CpuEngine;
 class CudaEngine;
+namespace multi {
+class MultiEngine;
+}
 
 /// "auto": CUDA when this build has it and a device is usable, else the CPU engine.
 /// "cuda": the CUDA engine on `device`; DeviceError when there is none (never a silent fall-back).
@@ -23,14 +26,24 @@ std::unique_ptr<Engine> make_engine(std::string_view backend, int device);
 std::unique_ptr<Engine> make_engine(std::string_view backend, const DeviceList& devices);
 
 /// make_engine's engine together with its concrete type, for the parts that fit one kind of
-/// engine (the display's tile filler, app/engine_factory_gui.hpp): exactly one of `cpu` and `cuda`
-/// points to *engine, so no caller needs a downcast.
+/// engine (the display's tile filler, app/engine_factory_gui.hpp): exactly one of `cpu`, `cuda`
+/// and `multi` points to *engine, so no caller needs a downcast.
 struct EngineChoice {
   std::unique_ptr<Engine> engine;
   CpuEngine* cpu = nullptr;
-  CudaEngine* cuda = nullptr;  // never set in a build without CUDA
+  CudaEngine* cuda = nullptr;           // never set in a build without CUDA
+  multi::MultiEngine* multi = nullptr;  // the app on several GPUs (choose_app_engine)
 };
 EngineChoice choose_engine(std::string_view backend, int device);
+
+/// The desktop app's engine for --devices (or --device N, which means --devices N; `option` names
+/// the flag given, for messages). One device: choose_engine(backend, device), the one-GPU app as it
+/// always was. Several: a multi::MultiEngine with one CudaEngine per device, new instances
+/// round-robin over them, each device made current (cudaSetDevice) before every call into its
+/// engine. Where CUDA has devices and the backend is not cpu, a device that does not exist is an
+/// InputError listing the GPUs present; several devices with --backend cpu, or without CUDA, are
+/// refused as make_engine refuses them.
+EngineChoice choose_app_engine(std::string_view backend, const DeviceList& devices, std::string_view option);
 
 /// Whether this build contains the CUDA engine.
 bool build_has_cuda();

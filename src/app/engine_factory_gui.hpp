@@ -3,8 +3,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string_view>
 
+#include "app/cli_devices.hpp"
 #include "core/engine.hpp"
 #include "render/tile_filler.hpp"
 
@@ -17,12 +19,21 @@ struct DisplayedEngine {
   /// Made before any GL context (it touches GL only once tiles are made): give it to the
   /// render::TileRenderer made after the context.
   std::unique_ptr<render::TileFiller> filler;
-  /// The CUDA device the GL context must run on for interop (HeadlessContext(cuda_device));
-  /// -1 for the CPU engine (any GL device).
+  /// The CUDA device the GL context must run on for interop (HeadlessContext(cuda_device)), the
+  /// display GPU; -1 for the CPU engine (any GL device).
   int cuda_device = -1;
 };
 
 /// choose_engine's engine (same names, same errors) with the filler that fits it.
 DisplayedEngine make_displayed_engine(std::string_view backend, int device);
+
+/// choose_app_engine's engine (--devices; `option` names the flag given) with the filler that fits
+/// it. One device: make_displayed_engine(backend, device), the one-GPU app unchanged. Several: the
+/// display runs on `display_device` (one of the devices; default the first) and, until tiles of
+/// other GPUs are rendered where they run and copied over, every tile is read through
+/// Engine::read and uploaded from the host (blocking: a stopgap for several GPUs only). A display
+/// device that is not one of the devices is an InputError naming them.
+DisplayedEngine make_displayed_engine(std::string_view backend, const DeviceList& devices,
+                                      std::string_view option, std::optional<int> display_device);
 
 }  // namespace ls

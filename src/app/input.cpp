@@ -122,7 +122,7 @@ InputOutcome InputMapper::map(std::vector<InputEvent>& events, Scene& scene, con
             break;
           case GLFW_KEY_EQUAL:
           case GLFW_KEY_KP_ADD:
-            if (n < 64) commands.push_back(cmd::Instances{n + 1});
+            if (n < static_cast<int>(engine.max_instances())) commands.push_back(cmd::Instances{n + 1});
             break;
           case GLFW_KEY_MINUS:
           case GLFW_KEY_KP_SUBTRACT:

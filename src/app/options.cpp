@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 
@@ -28,7 +29,8 @@ void parse_size(const std::string& text, int& w, int& h) {
 }  // namespace
 
 void define_options(CLI::App& cli, Options& o, OptionText& a) {
-  cli.add_option("--instances", a.instances, "number of instances, 1..64 (default 4)")->type_name("N");
+  cli.add_option("--instances", a.instances, "number of instances, 1..64 per GPU of --devices (default 4)")
+      ->type_name("N");
   cli.add_option("--width", a.width, "lattice width, a multiple of 32 (default 1024)")->type_name("W");
   cli.add_option("--height", a.height, "lattice height, a multiple of 32 (default 1024)")->type_name("H");
   cli.add_option(
@@ -50,7 +52,15 @@ void define_options(CLI::App& cli, Options& o, OptionText& a) {
                  "time one frame in N with events, 1..1000 (default 1: every frame)")
       ->type_name("N");
   cli.add_option("--backend", o.backend, "auto, cuda or cpu (default auto)")->type_name("NAME");
-  cli.add_option("--device", a.device, "CUDA device number (default 0)")->type_name("N");
+  cli.add_option("--device", a.device, "CUDA device number (default 0); the same as --devices N")
+      ->type_name("N");
+  cli.add_option("--devices", a.devices,
+                 "CUDA devices the instances run on, comma-separated, or all (default: --device's); "
+                 "new instances go round-robin over them")
+      ->type_name("LIST");
+  cli.add_option("--display-device", a.display_device,
+                 "CUDA device the display runs on, one of --devices (default: the first of them)")
+      ->type_name("N");
   cli.add_option("--vsync", o.vsync, "on or off (default on in a window)")->type_name("on|off");
   cli.add_flag("--headless", o.headless, "render offscreen through EGL, no window");
   cli.add_option("--size", o.size, "window or offscreen size WxH (default 1600x900)")->type_name("WxH");
@@ -69,8 +79,29 @@ void define_options(CLI::App& cli, Options& o, OptionText& a) {
       ->type_name("PATH");
 }
 
+int max_app_instances(const DeviceList& devices) {
+  const std::size_t listed = devices.all ? static_cast<std::size_t>(kMaxDeviceOrdinal) + 1
+                                         : std::max<std::size_t>(devices.ordinals.size(), 1);
+  return kMaxInstancesPerDevice * static_cast<int>(listed);
+}
+
+void check_instance_count(int n, std::size_t most) {
+  if (n < 1 || static_cast<std::size_t>(n) > most)
+    throw InputError("--instances " + std::to_string(n) + ": expected 1.." + std::to_string(most) +
+                     (most > static_cast<std::size_t>(kMaxInstancesPerDevice)
+                          ? " (" + std::to_string(kMaxInstancesPerDevice) + " per GPU of --devices)"
+                          : std::string()));
+}
+
 void convert_numbers(const OptionText& a, const CLI::App& cli, Options& o) {
-  if (a.instances) o.instances = static_cast<int>(parse_whole("--instances", *a.instances, 1, 64));
+  // The devices first: the instance limit is per listed GPU.
+  o.devices = device_choice(a.device ? &*a.device : nullptr, a.devices ? &*a.devices : nullptr);
+  o.devices_option = a.devices ? "--devices" : "--device";
+  if (a.display_device)
+    o.display_device =
+        static_cast<int>(parse_whole("--display-device", *a.display_device, 0, kMaxDeviceOrdinal));
+  if (a.instances)
+    o.instances = static_cast<int>(parse_whole("--instances", *a.instances, 1, max_app_instances(o.devices)));
   if (a.width) o.width = parse_whole("--width", *a.width, 32, kMaxLatticeSide);
   if (a.height) o.height = parse_whole("--height", *a.height, 32, kMaxLatticeSide);
   if (a.density) o.density = parse_real("--density", *a.density, 0.0, 1.0);
@@ -83,7 +114,6 @@ void convert_numbers(const OptionText& a, const CLI::App& cli, Options& o) {
         parse_whole("--generations-per-launch", *a.generations_per_launch, 1, kMaxGenerationsPerLaunch));
   if (a.timing_period)
     o.timing_period = static_cast<int>(parse_whole("--timing-period", *a.timing_period, 1, kMaxTimingPeriod));
-  if (a.device) o.device = static_cast<int>(parse_whole("--device", *a.device, 0, 1024));
   if (a.frames) o.frames = parse_whole("--frames", *a.frames, 1, std::numeric_limits<long long>::max());
   if (a.snapshot_max_cells)
     o.snapshot_max_cells = parse_unsigned64("--snapshot-max-cells", *a.snapshot_max_cells);
@@ -97,8 +127,14 @@ void convert_numbers(const OptionText& a, const CLI::App& cli, Options& o) {
 Setup check_options(const Options& o) {
   Setup s;
   parse_size(o.size, s.width, s.height);
-  if (o.instances < 1 || o.instances > 64)
-    throw InputError("--instances " + std::to_string(o.instances) + ": expected 1..64");
+  check_instance_count(o.instances, static_cast<std::size_t>(max_app_instances(o.devices)));
+  // A display device outside an explicit list is refused before any device is touched; under
+  // `all` the app checks it against the devices present.
+  if (o.display_device && !o.devices.all &&
+      std::find(o.devices.ordinals.begin(), o.devices.ordinals.end(), *o.display_device) ==
+          o.devices.ordinals.end())
+    throw InputError("--display-device " + std::to_string(*o.display_device) + ": not one of " +
+                     o.devices_option + " (" + device_list_text(o.devices.ordinals) + ")");
   if (o.generations_per_frame < 1 || o.generations_per_frame > 1024)
     throw InputError("--generations-per-frame " + std::to_string(o.generations_per_frame) +
                      ": expected 1..1024");

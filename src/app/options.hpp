@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "app/cli_devices.hpp"
 #include "app/recovery.hpp"
 #include "app/scene.hpp"
 #include "core/engine.hpp"
@@ -32,7 +33,12 @@ struct Options {
   std::string stream_mode = "per-instance";
   int timing_period = 1;
   std::string backend = "auto";
-  int device = 0;
+  /// --devices LIST, or --device N (the same as --devices N); device 0 when neither is given.
+  DeviceList devices = DeviceList{false, {0}};
+  /// The flag the devices came from, for messages: "--devices" or "--device".
+  std::string devices_option = "--device";
+  /// --display-device N: the GPU the display (GL context) runs on; default the first of the devices.
+  std::optional<int> display_device;
   std::string vsync = "on";
   bool headless = false;
   std::string size = "1600x900";
@@ -47,7 +53,7 @@ struct Options {
 /// The app's numeric options as written (converted strictly by convert_numbers).
 struct OptionText {
   std::optional<std::string> instances, width, height, density, seed, generations_per_frame,
-      generations_per_launch, timing_period, device, frames, snapshot_max_cells;
+      generations_per_launch, timing_period, device, devices, display_device, frames, snapshot_max_cells;
 };
 
 /// Defines every option of the app on `cli`: text options go to `options`, numbers to `text`.
@@ -65,6 +71,13 @@ struct Setup {
   render::DisplayPath display_path = render::DisplayPath::interop;
   SceneSettings scene;
 };
+
+/// The most instances --instances may ask for on `devices`: kMaxInstancesPerDevice per listed GPU
+/// (`all`: per device ordinal there could be; the app checks again against its engine).
+int max_app_instances(const DeviceList& devices);
+
+/// "--instances N: expected 1..M" unless 1 <= n <= most (the engine's max_instances()).
+void check_instance_count(int n, std::size_t most);
 
 /// Checks the options together (ranges, names, the rule) in the order the app always has; InputError
 /// naming the first bad one.

@@ -184,6 +184,8 @@ Variant parse_variant_token(const Token& t) {
 
 /// Highest CUDA device ordinal a script may name (the executor checks the devices present).
 constexpr long long kMaxDeviceOrdinal = 1023;
+/// Most instances a script may ask for: kMaxInstancesPerDevice on each device it may name.
+constexpr long long kMaxScriptInstances = kMaxInstancesPerDevice * (kMaxDeviceOrdinal + 1);
 
 /// "0" or "0,1,3": CUDA device ordinals, comma-separated, each once.
 std::vector<int> parse_device_list(const Token& t) {
@@ -234,7 +236,10 @@ Command parse_tokens(const std::vector<Token>& tokens, int end_column) {
 
   if (name == "instances") {
     a.set_usage("instances N");
-    return finish(cmd::Instances{static_cast<int>(parse_integer(a.next("count"), "instance count", 1, 64))});
+    // The engine holds the limit (64 per GPU it runs on, Engine::max_instances): the executor
+    // checks it; the parser only keeps the count in int range.
+    return finish(cmd::Instances{
+        static_cast<int>(parse_integer(a.next("count"), "instance count", 1, kMaxScriptInstances))});
   }
   if (name == "variant") {
     a.set_usage("variant I|all NAME");

@@ -32,13 +32,18 @@ void on_device(int device, Body&& body) {
 
 }  // namespace
 
-MultiEngine::MultiEngine(std::vector<DeviceSlot> slots) : slots_(std::move(slots)) {
+MultiEngine::MultiEngine(std::vector<DeviceSlot> slots) : MultiEngine(std::move(slots), false) {}
+
+MultiEngine::MultiEngine(std::vector<DeviceSlot> slots, RepeatedDevicesForTests)
+    : MultiEngine(std::move(slots), true) {}
+
+MultiEngine::MultiEngine(std::vector<DeviceSlot> slots, bool allow_repeats) : slots_(std::move(slots)) {
   if (slots_.empty()) throw InputError("an engine over several devices needs at least one device");
   for (std::size_t s = 0; s < slots_.size(); ++s) {
     if (!slots_[s].engine) throw InputError("device slot " + std::to_string(s) + " has no engine");
     if (use(s).size() != 0)
       throw InputError("device slot " + std::to_string(s) + "'s engine must start empty");
-    for (std::size_t t = 0; t < s; ++t)
+    for (std::size_t t = 0; t < s && !allow_repeats; ++t)
       if (slots_[t].device == slots_[s].device)
         throw InputError("device " + std::to_string(slots_[s].device) + " is listed twice");
   }

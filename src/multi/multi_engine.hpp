@@ -50,10 +50,19 @@ struct DeviceSlot {
   std::function<void()> make_current = {};
 };
 
+/// Test-only: lets a MultiEngine hold several slots of one device (MultiEngine's second
+/// constructor), so that moves between CUDA engines can be checked on a one-GPU machine. The
+/// command line and the app never use it: a list with a repeat is refused there.
+struct RepeatedDevicesForTests {};
+
 class MultiEngine final : public Engine {
  public:
   /// Takes at least one slot, each with an empty engine, and no device twice (InputError).
   explicit MultiEngine(std::vector<DeviceSlot> slots);
+  /// Tests only: as above, but a device may stand in several slots. Such slots are told apart by
+  /// their slot number only (move(), add_on()); by device, set_instance_devices() and
+  /// slot_of_device() name the first slot of that device.
+  MultiEngine(std::vector<DeviceSlot> slots, RepeatedDevicesForTests);
   ~MultiEngine() override;
 
   std::string backend() const override;
@@ -138,6 +147,8 @@ class MultiEngine final : public Engine {
   void add_to_slot(const InstanceSpec& spec, std::size_t slot);
   /// Drops the instance at `local` in slot `slot` from the bookkeeping (after the child removed it).
   void forget_local(std::size_t slot, std::size_t local);
+
+  MultiEngine(std::vector<DeviceSlot> slots, bool allow_repeats);
 
   std::vector<DeviceSlot> slots_;
   std::vector<Place> places_;

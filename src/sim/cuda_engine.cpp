@@ -105,6 +105,16 @@ void CudaEngine::add(const InstanceSpec& spec) {
   sim::name_streams(impl_->instances, impl_->instances.size() - 1);
 }
 
+void CudaEngine::add_moved(const InstanceSpec& spec, std::uint64_t generation, std::uint64_t origin) {
+  if (!std::holds_alternative<Lattice>(spec.init))
+    throw InputError("a moved instance needs its lattice (spec.init must be a Lattice)");
+  auto inst = impl_->instances.make(spec);
+  inst->generation = generation;
+  inst->origin = origin;
+  impl_->instances.add(std::move(inst));
+  sim::name_streams(impl_->instances, impl_->instances.size() - 1);
+}
+
 void CudaEngine::remove(std::size_t index) {
   impl_->instances.at(index);
   impl_->before_edit();

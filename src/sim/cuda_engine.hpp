@@ -41,6 +41,9 @@ class CudaEngine final : public Engine {
   std::size_t size() const override;
 
   void add(const InstanceSpec& spec) override;
+  /// The lattice is uploaded once (pinned staging, one copy, blocking like any lattice start);
+  /// the instance then stands at `generation` with origin `origin`, as if it had run here.
+  void add_moved(const InstanceSpec& spec, std::uint64_t generation, std::uint64_t origin) override;
   void remove(std::size_t index) override;
   void replace(std::size_t index, const InstanceSpec& spec) override;
   void set_variant(std::size_t index, Variant variant) override;

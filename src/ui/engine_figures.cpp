@@ -12,14 +12,17 @@ void fill_engine_figures(const Engine& engine, PanelModel& model) {
     model.backend = engine.backend();
     model.device = engine.device_name();
   }
+  model.max_instances = static_cast<int>(engine.max_instances());
   const std::size_t n = engine.size();
   model.statuses.resize(n);
+  model.instance_devices.resize(n);
   // The histories go into buffers the model keeps from frame to frame: no allocation per frame.
   for (std::size_t i = 0; i < n; ++i) {
     std::vector<float> history = std::move(model.statuses[i].step_history);
     model.statuses[i] = engine.status(i);
     engine.step_history(i, history);
     model.statuses[i].step_history = std::move(history);
+    model.instance_devices[i] = engine.instance_devices(i);
   }
   std::vector<float> spans = std::move(model.frame.span_history);
   model.frame = engine.frame_timings();

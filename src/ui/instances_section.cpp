@@ -18,7 +18,7 @@ namespace ls::ui {
 namespace {
 
 constexpr int kTableRowsShown = 12;  // taller tables scroll
-constexpr int kColumns = 7;
+constexpr int kColumns = 8;
 
 Target one(std::size_t index) { return Target{false, index}; }
 
@@ -28,6 +28,9 @@ void InstancesSection::draw(const PanelModel& model, const std::vector<CrossChec
                             std::vector<Command>& out) {
   const std::vector<InstanceStatus>& statuses = model.statuses;
   const int count = static_cast<int>(statuses.size());
+  if (rule_fields_.size() < statuses.size()) rule_fields_.resize(statuses.size());
+  if (k_typed_.size() < statuses.size()) k_typed_.resize(statuses.size());
+  if (device_fields_.size() < statuses.size()) device_fields_.resize(statuses.size());
   // On the CPU engine the variant and k are kept for a GPU; every variant runs one reference code.
   const bool gpu = runs_on_gpu(model);
   ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg |
@@ -48,6 +51,8 @@ void InstancesSection::draw(const PanelModel& model, const std::vector<CrossChec
   ImGui::TableSetupColumn("rule", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableSetupColumn("k", ImGuiTableColumnFlags_WidthFixed,
                           ImGui::CalcTextSize("64").x + style.FramePadding.x * 2);
+  ImGui::TableSetupColumn("GPU", ImGuiTableColumnFlags_WidthFixed,
+                          ImGui::CalcTextSize("0,1,2").x + style.FramePadding.x * 2);
   ImGui::TableSetupColumn("check");
   ImGui::TableSetupColumn("live", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("999999").x);
   ImGui::TableSetupColumn("gen", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("999999").x);
@@ -56,6 +61,7 @@ void InstancesSection::draw(const PanelModel& model, const std::vector<CrossChec
       "variant (kernel)",
       "rule: type B/S or S/B, Enter applies",
       "generations per launch (iterate, bitpacked)",
+      "GPU(s) the instance runs on: type another and Enter to move it there (as the script's devices I LIST)",
       "cross-check: instances of one start state (group letter) must agree at equal generations",
       "population (live cells) of the newest summary",
       "generation of that summary",
@@ -124,6 +130,10 @@ void InstancesSection::draw(const PanelModel& model, const std::vector<CrossChec
       }
 
       ImGui::TableNextColumn();
+      static const std::vector<int> kHost;
+      draw_devices(idx < model.instance_devices.size() ? model.instance_devices[idx] : kHost, idx, out);
+
+      ImGui::TableNextColumn();
       draw_badge(idx, statuses, checks);
       draw_counts(s);
       ImGui::PopID();
@@ -158,6 +168,28 @@ void InstancesSection::draw_rule(const InstanceStatus& s, std::size_t index, std
     if (const std::optional<Rule> rule = check_rule_text(f.text, f.error)) {
       if (*rule != s.rule) out.push_back(cmd::SetRule{one(index), *rule});
     }
+  }
+}
+
+void InstancesSection::draw_devices(const std::vector<int>& devices, std::size_t index,
+                                    std::vector<Command>& out) {
+  if (devices.empty()) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("host");
+    tooltip("The CPU engine keeps the instances in host memory.");
+    return;
+  }
+  TextField& f = device_fields_[index % device_fields_.size()];
+  const std::string now = device_list_text(devices);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  const TextEditEnd end = text_field("##gpu", "", f, now.c_str());
+  if (end == TextEditEnd::edited) (void)check_device_list_text(f.text, f.error);
+  if (end != TextEditEnd::applied) return;
+  if (const std::optional<std::vector<int>> asked = check_device_list_text(f.text, f.error)) {
+    if (*asked != devices) out.push_back(cmd::Devices{one(index), *asked});
+    // The field shows the engine's answer next frame: the new devices, or the old on a refusal
+    // (whose message the panel shows as the command's error).
+    f.synced = false;
   }
 }
 

@@ -1,6 +1,6 @@
 // instances_section.hpp — the panel's Instances section: one table row per instance with its
-// number (click to select it for Patterns), variant, rule, generations per launch, cross-check
-// badge, live count and generation. Each change goes out as a Command.
+// number (click to select it for Patterns), variant, rule, generations per launch, the GPU(s) it
+// runs on, cross-check badge, live count and generation. Each change goes out as a Command.
 #pragma once
 
 #include <string>
@@ -24,10 +24,17 @@ class InstancesSection {
   const std::string& rule_error(std::size_t index) const {
     return rule_fields_[index % rule_fields_.size()].error;
   }
+  /// Why instance `index`'s GPU text is invalid ("" when it is valid), as rule_error.
+  const std::string& devices_error(std::size_t index) const {
+    return device_fields_[index % device_fields_.size()].error;
+  }
 
  private:
   void draw_rule(const InstanceStatus& s, std::size_t index, std::vector<Command>& out);
   void draw_counts(const InstanceStatus& s);
+  /// The GPU column: the instance's devices ("1", "0,1"); Enter with another list issues
+  /// cmd::Devices, the command the script line `devices I LIST` is. Host memory: "host", fixed.
+  void draw_devices(const std::vector<int>& devices, std::size_t index, std::vector<Command>& out);
 
   /// A per-instance rule field: the text shown, the rule it was last synced from, its error.
   struct RuleField {
@@ -37,8 +44,10 @@ class InstancesSection {
     bool synced = false;
     std::string error;
   };
-  std::vector<RuleField> rule_fields_ = std::vector<RuleField>(kMaxInstances);
-  std::vector<TypedValue> k_typed_ = std::vector<TypedValue>(kMaxInstances);
+  // One per instance, grown with the table (Engine::max_instances per engine).
+  std::vector<RuleField> rule_fields_ = std::vector<RuleField>(kMaxInstancesPerDevice);
+  std::vector<TypedValue> k_typed_ = std::vector<TypedValue>(kMaxInstancesPerDevice);
+  std::vector<TextField> device_fields_ = std::vector<TextField>(kMaxInstancesPerDevice);
 };
 
 }  // namespace ls::ui

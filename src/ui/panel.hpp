@@ -66,6 +66,10 @@ class Panel {
   const std::string& rule_error() const { return scene_.rule_error(); }
   /// Why instance `index`'s rule text is invalid ("" when it is valid).
   const std::string& instance_rule_error(std::size_t index) const { return instances_.rule_error(index); }
+  /// Why instance `index`'s GPU text is invalid ("" when it is valid).
+  const std::string& instance_devices_error(std::size_t index) const {
+    return instances_.devices_error(index);
+  }
   /// The Rule (all) field's text: the instances' common rule, or "" (hint "mixed") when they differ.
   const char* rule_all_text() const { return scene_.rule_all_text(); }
   /// Applies the monitor's content scale to fonts and sizes (call once after ImGui init and when

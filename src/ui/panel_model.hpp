@@ -20,9 +20,6 @@ struct Area {
   float h = 0;
 };
 
-/// The most instances the panel offers (cmd::Instances accepts 1..64).
-inline constexpr int kMaxInstances = 64;
-
 /// Everything the panel shows, filled by the app before draw().
 struct PanelModel {
   // The engine's figures (fill_engine_figures). Without an engine the panel says so.
@@ -30,6 +27,10 @@ struct PanelModel {
   std::string backend;  // "cpu" | "cuda"
   std::string device;
   std::vector<InstanceStatus> statuses;  // one per instance
+  /// The GPUs each instance runs on (Engine::instance_devices; empty: host memory), one per instance.
+  std::vector<std::vector<int>> instance_devices;
+  /// The most instances the panel offers: Engine::max_instances (64 per GPU the engine runs on).
+  int max_instances = kMaxInstancesPerDevice;
   FrameTimings frame;
   StatSummary host_enqueue_ms;              // host time of the engine's step() per frame
   std::vector<float> host_enqueue_history;  // its last frames, oldest first (Engine::host_enqueue_history)

@@ -58,13 +58,13 @@ void SceneSection::draw_count(const PanelModel& model, std::vector<Command>& out
   if (ImGui::Button("-##fewer", ImVec2(button, 0)) && count > 1) out.push_back(cmd::Instances{count - 1});
   ImGui::SameLine(0, style.ItemInnerSpacing.x);
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button - style.ItemInnerSpacing.x);
+  const int most = model.max_instances;
   const std::optional<int> n =
-      edit_value("##count", count, 1, kMaxInstances, "instances", count_typed_,
-                 [](int* v) { return ImGui::SliderInt("##count", v, 1, kMaxInstances, "%d", kClamp); });
+      edit_value("##count", count, 1, most, "instances", count_typed_,
+                 [most](int* v) { return ImGui::SliderInt("##count", v, 1, most, "%d", kClamp); });
   if (n) out.push_back(cmd::Instances{*n});
   ImGui::SameLine(0, style.ItemInnerSpacing.x);
-  if (ImGui::Button("+##more", ImVec2(button, 0)) && count < kMaxInstances)
-    out.push_back(cmd::Instances{count + 1});
+  if (ImGui::Button("+##more", ImVec2(button, 0)) && count < most) out.push_back(cmd::Instances{count + 1});
   error_text(count_typed_.error);
 }
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "core/command.hpp"
 #include "core/error.hpp"
 #include "core/lattice.hpp"
 
@@ -24,6 +25,30 @@ std::string_view trimmed(const char* text) {
 }
 
 }  // namespace
+
+std::optional<std::vector<int>> check_device_list_text(const char* text, std::string& error) {
+  const std::string_view s = trimmed(text);
+  if (s.empty()) {
+    error = "type the GPUs the instance runs on: 1, or 0,1";
+    return std::nullopt;
+  }
+  // The script's own parser, on the line the field stands for: the same list, the same reasons.
+  constexpr std::string_view kHead = "devices 0 ";
+  try {
+    const std::optional<Command> c = parse_command(std::string(kHead) + std::string(s));
+    if (const auto* d = c ? std::get_if<cmd::Devices>(&*c) : nullptr) {
+      error.clear();
+      return d->devices;
+    }
+    error = "type device numbers separated by commas";
+  } catch (const InputError& e) {
+    // "column N: reason": the column counts in the script line, not in the field.
+    const std::string what = e.what();
+    const std::size_t colon = what.rfind("column ", 0) == 0 ? what.find(": ") : std::string::npos;
+    error = colon == std::string::npos ? what : what.substr(colon + 2);
+  }
+  return std::nullopt;
+}
 
 std::optional<Rule> check_rule_text(const char* text, std::string& error) {
   const std::string_view s = trimmed(text);

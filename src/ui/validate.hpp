@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/rule.hpp"
 
@@ -13,6 +14,10 @@ namespace ls::ui {
 /// The rule for `text` (B/S, S/B or a preset name; surrounding blanks ignored), or nullopt with
 /// `error` set to parse_rule's reason. An empty text is an error too.
 std::optional<Rule> check_rule_text(const char* text, std::string& error);
+
+/// The CUDA device ordinals `text` lists ("1", "0,1"), read as the script command `devices I LIST`
+/// reads its LIST (one grammar for both), or nullopt with `error` set to the script parser's reason.
+std::optional<std::vector<int>> check_device_list_text(const char* text, std::string& error);
 
 /// True if width x height is a valid lattice size (multiples of 32, 32..kMaxLatticeSide); else
 /// false with `error` set.

@@ -116,6 +116,67 @@ TEST(Cli, AppRefusesBadArgumentsWithOneLineOfOurOwn) {
   for (const Bad& b : cases) expect_refused(b);
 }
 
+// The app's --devices LIST / --display-device N: syntax, repeats, both --device and --devices, a
+// display device outside the list, and the instance limit of 64 per listed GPU are refused before
+// any device is used, so these hold with or without a GPU; a repeat or a device that is not there
+// is refused with the GPUs present (or why there are none).
+TEST(Cli, AppRefusesABadDeviceListWithOneLineListingTheGpusPresent) {
+  const Bad cases[] = {
+      {"--headless --devices 0,0", "lifestreams: --devices 0,0: device 0 is listed twice; "},
+      {"--headless --devices 2,1,2", "--devices 2,1,2: device 2 is listed twice; "},
+      {"--headless --devices 0,", "--devices 0,: expected `all` or device numbers"},
+      {"--headless --devices 0,x", "--devices 0,x: 'x' is not a device number 0..1024"},
+      {"--headless --device 0 --devices 0",
+       "--device and --devices: give one of them (--device N means --devices N)"},
+      {"--headless --devices 1000,1001", "--devices: device 1000 does not exist; "},
+      {"--headless --devices 0,1 --backend cpu", "--devices with --backend cpu: the CPU engine uses no GPU"},
+      {"--headless --instances 65", "--instances 65: expected a whole number 1..64"},
+      {"--headless --device 0 --instances 65", "--instances 65: expected a whole number 1..64"},
+      {"--headless --devices 0,1 --instances 129", "--instances 129: expected a whole number 1..128"},
+      {"--headless --devices 0,1,2 --instances 193", "--instances 193: expected a whole number 1..192"},
+      {"--headless --devices 0,1 --display-device 2",
+       "lifestreams: --display-device 2: not one of --devices (0,1)"},
+      {"--headless --display-device 1", "--display-device 1: not one of --device (0)"},
+      {"--headless --device 3 --display-device 0", "--display-device 0: not one of --device (3)"},
+      {"--headless --display-device x", "--display-device x: expected a whole number 0..1024"},
+  };
+  for (const Bad& b : cases) {
+    expect_refused(b);
+    const std::string message = b.message;
+    if (message.find("listed twice") != std::string::npos || message.find("exist") != std::string::npos) {
+      ScratchDir dir;
+      const Outcome r = run_app(dir, b.args);
+      EXPECT_TRUE(r.err.find("GPUs present: 0 ") != std::string::npos ||
+                  r.err.find("no GPU present: ") != std::string::npos)
+          << r.err;
+    }
+  }
+}
+
+/// The instances of a --report: each instance's line from "index" to "hash" (no timings).
+std::vector<std::string> report_states(const std::string& report) {
+  std::vector<std::string> out;
+  for (std::size_t at = report.find("{\"index\""); at != std::string::npos;
+       at = report.find("{\"index\"", at + 1)) {
+    const std::size_t end = report.find("\"step_ms\"", at);
+    out.push_back(report.substr(at, end - at));
+  }
+  return out;
+}
+
+// --device N means --devices N: the same engine, the same instances on that device, the same state.
+TEST(Cli, AppDeviceNIsDevicesN) {
+  ScratchDir dir;
+  const std::string common =
+      "--headless --backend cpu --width 64 --height 64 --instances 3 --frames 5 --size 320x200";
+  ASSERT_EQ(run_app(dir, common + " --device 0 --report one.json").status, 0);
+  ASSERT_EQ(run_app(dir, common + " --devices 0 --report list.json").status, 0);
+  const std::vector<std::string> one = report_states(dir.read("one.json"));
+  ASSERT_EQ(one.size(), 3u) << dir.read("one.json");
+  EXPECT_EQ(report_states(dir.read("list.json")), one);
+  EXPECT_NE(one[0].find("\"generation\": 5"), std::string::npos) << one[0];
+}
+
 #if defined(LIFESTREAMS_HAVE_CUDA)
 TEST(Cli, BenchRefusesBadArgumentsWithOneLineOfOurOwn) {
   const Bad cases[] = {

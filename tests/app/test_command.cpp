@@ -142,7 +142,9 @@ TEST(Command, BlankAndCommentLinesAreNotCommands) {
 
 TEST(Command, BadLinesNameLineColumnAndReason) {
   EXPECT_EQ(error_of("pause\nfly 3\n"), "line 2, column 1: unknown command 'fly'");
-  EXPECT_EQ(error_of("instances 65"), "line 1, column 11: instance count must be in 1..64, got 65");
+  // The count's limit is the engine's (64 per GPU): the parser only refuses what no engine takes.
+  EXPECT_EQ(error_of("instances 0"), "line 1, column 11: instance count must be in 1..65536, got 0");
+  EXPECT_EQ(error_of("instances 65537"), "line 1, column 11: instance count must be in 1..65536, got 65537");
   EXPECT_EQ(error_of("pause\n\nvariant 0 turbo"),
             "line 3, column 11: unknown variant 'turbo' (one of naive, global, shared, iterate, bitpacked)");
   EXPECT_NE(error_of("step").find("line 1, column 5: step: missing generation count"), std::string::npos);

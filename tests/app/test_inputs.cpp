@@ -19,6 +19,7 @@
 #include "core/command.hpp"
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
+#include "multi/multi_engine.hpp"
 
 namespace ls::app {
 namespace {
@@ -248,6 +249,14 @@ TEST_F(InputsTest, PatternTooLargeForMemory) {
   expect_refused(cmd::Load{0, dir.file("vast.rle")}, "vast torus", "MiB");
 }
 
+// A script asks for more instances than the engine takes (64 on one device): refused when run,
+// with the engine's limit, changing nothing.
+TEST_F(InputsTest, ScriptInstanceCountAboveTheEnginesLimit) {
+  const auto parsed = parse_command("instances 65");
+  ASSERT_TRUE(parsed.has_value()) << "the parser leaves the limit to the engine";
+  expect_refused(*parsed, "instances 65", "instance count must be 1..64, got 65");
+}
+
 // Commands as the panel builds them, bypassing the script parser's range checks.
 TEST_F(InputsTest, OutOfRangeCommandsFromThePanel) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -315,9 +324,9 @@ TEST_F(InputsTest, BadRuleText) {
 // Script lines that are wrong: each names its column and reason in one line.
 TEST_F(InputsTest, BadScriptLines) {
   const std::pair<std::string, std::string> cases[] = {
-      {"instances 0", "instance count must be in 1..64"},
-      {"instances 65", "1..64"},
-      {"instances -1", "1..64"},
+      {"instances 0", "instance count must be in 1..65536"},
+      {"instances 65537", "1..65536"},
+      {"instances -1", "1..65536"},
       {"instances 99999999999999999999999", "instance count"},
       {"instances 2.5", "integer"},
       {"instances", "missing"},
@@ -369,6 +378,61 @@ TEST_F(InputsTest, TheSceneWorksAfterRefusals) {
   EXPECT_EQ(engine.size(), 4u);
   EXPECT_EQ(engine.status(0).generation, 8u);
   EXPECT_EQ(engine.status(3).generation, 2u);
+}
+
+// On an engine over two devices the limit is 64 per device: 128 instances are taken, 129 refused
+// with that limit and nothing changed (MultiEngine over CPU engines stands for two GPUs).
+TEST(InstanceLimit, IsSixtyFourPerDeviceOfTheEngine) {
+  std::vector<multi::DeviceSlot> slots;
+  for (int d = 0; d < 2; ++d) slots.push_back(multi::DeviceSlot{d, std::make_unique<CpuEngine>(1)});
+  multi::MultiEngine engine(std::move(slots));
+  SceneSettings settings;
+  settings.width = 32;
+  settings.height = 32;
+  Scene scene(engine, settings);
+  scene.populate(1, "");
+  scene.execute(parse_command("instances 128").value());
+  EXPECT_EQ(engine.size(), 128u);
+  EXPECT_EQ(engine.instance_devices(127), std::vector<int>{1}) << "round-robin over the devices";
+  try {
+    scene.execute(parse_command("instances 129").value());
+    ADD_FAILURE() << "129 instances taken";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "instance count must be 1..128, got 129");
+  }
+  EXPECT_EQ(engine.size(), 128u);
+}
+
+// The panel's GPU field and the script's `devices I LIST` are one command: on an engine over two
+// devices it moves the instance keeping its hash; a device not in the run or a split is refused
+// with one line and changes nothing.
+TEST(DevicesCommand, MovesOrIsRefusedChangingNothing) {
+  std::vector<multi::DeviceSlot> slots;
+  for (int d = 0; d < 2; ++d) slots.push_back(multi::DeviceSlot{d, std::make_unique<CpuEngine>(1)});
+  multi::MultiEngine engine(std::move(slots));
+  SceneSettings settings;
+  settings.width = 64;
+  settings.height = 32;
+  Scene scene(engine, settings);
+  scene.populate(2, "");
+  scene.execute(parse_command("step 9").value());
+  const std::uint64_t hash = engine.summarize(0).hash;
+  const auto refused = [&](const char* line, const std::string& message) {
+    try {
+      scene.execute(parse_command(line).value());
+      ADD_FAILURE() << line << " taken";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.what(), message);
+    }
+    EXPECT_EQ(engine.instance_devices(0), std::vector<int>{0}) << line;
+    EXPECT_EQ(engine.summarize(0).hash, hash) << line;
+  };
+  refused("devices 0 5", "GPU 5 is not one of this run's devices (0,1)");
+  refused("devices 0 0,1", "devices: splitting an instance across GPUs is not available yet");
+  scene.execute(cmd::Devices{Target{false, 0}, {1}});
+  EXPECT_EQ(engine.instance_devices(0), std::vector<int>{1});
+  EXPECT_EQ(engine.summarize(0).hash, hash);
+  EXPECT_EQ(engine.status(0).generation, 9u);
 }
 
 }  // namespace

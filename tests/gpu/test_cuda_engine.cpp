@@ -190,6 +190,56 @@ TEST_F(CudaEngineTest, CopyInitGivesEqualHashes) {
   EXPECT_EQ(hash, reference.hash());
 }
 
+// A moved instance (Engine::add_moved) holds exactly the lattice it was given, stands at the given
+// generation with the given origin in every variant, and runs on as the CPU reference does; a
+// move without a lattice is refused, changing nothing.
+TEST_F(CudaEngineTest, AddMovedKeepsTheLatticeGenerationAndOrigin) {
+  const Rule rule = parse_rule("B36/S23");
+  const Lattice start = Lattice::random(160, 96, 0.35, 77);
+  CudaEngine engine;
+  std::uint64_t origin = 0xabc0;
+  for (Variant v : kAllVariants) {
+    InstanceSpec spec;
+    spec.rule = rule;
+    spec.variant = v;
+    spec.generations_per_launch = 5;
+    spec.init = start;
+    engine.add_moved(spec, 1234, ++origin);
+  }
+  ASSERT_EQ(engine.size(), kAllVariants.size());
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    const InstanceStatus s = engine.status(i);
+    EXPECT_EQ(s.generation, 1234u) << variant_name(kAllVariants[i]);
+    EXPECT_EQ(s.origin, 0xabc1u + i);
+    EXPECT_EQ(s.rule, rule);
+    EXPECT_EQ(s.variant, kAllVariants[i]);
+    EXPECT_EQ(s.width, 160);
+    EXPECT_EQ(s.height, 96);
+    const StateSummary sum = engine.summarize(i);
+    EXPECT_EQ(sum.generation, 1234u);
+    EXPECT_EQ(sum.hash, start.hash());
+    EXPECT_EQ(sum.population, start.population());
+    EXPECT_EQ(difference(engine.read(i), start), "");
+  }
+  engine.step(23);
+  Lattice reference = start;
+  cpu_run(reference, rule, 23);
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    EXPECT_EQ(engine.status(i).generation, 1257u);
+    EXPECT_EQ(engine.status(i).origin, 0xabc1u + i) << "stepping keeps the origin";
+    EXPECT_EQ(difference(engine.read(i), reference), "") << variant_name(kAllVariants[i]);
+  }
+
+  InstanceSpec soup = random_spec(64, 64, 0.3, 1, Variant::bitpacked, rule, 1);
+  try {
+    engine.add_moved(soup, 5, 6);
+    ADD_FAILURE() << "a move without a lattice was taken";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "a moved instance needs its lattice (spec.init must be a Lattice)");
+  }
+  EXPECT_EQ(engine.size(), kAllVariants.size());
+}
+
 // One stream per instance, one shared stream, or switching between them mid-run: equal results.
 TEST_F(CudaEngineTest, StreamModesGiveEqualResults) {
   const auto build = [](CudaEngine& e) {

@@ -119,8 +119,25 @@ TEST(MultiEngine, ASlotListTwiceOrWithoutEngineIsRefused) {
   std::vector<DeviceSlot> twice;
   twice.push_back(DeviceSlot{1, std::make_unique<CpuEngine>(1)});
   twice.push_back(DeviceSlot{1, std::make_unique<CpuEngine>(1)});
-  EXPECT_THROW(MultiEngine{std::move(twice)}, InputError);
+  EXPECT_EQ(message_of([&] { MultiEngine{std::move(twice)}; }), "device 1 is listed twice");
   EXPECT_THROW(MultiEngine{std::vector<DeviceSlot>{}}, InputError);
+}
+
+TEST(MultiEngine, TestsMayPutTwoSlotsOnOneDeviceAndMoveBetweenThem) {
+  std::vector<DeviceSlot> twice;
+  twice.push_back(DeviceSlot{0, std::make_unique<CpuEngine>(1)});
+  twice.push_back(DeviceSlot{0, std::make_unique<CpuEngine>(1)});
+  MultiEngine multi(std::move(twice), RepeatedDevicesForTests{});
+  multi.add(soup(64, 32, 3));
+  multi.add(soup(32, 64, 4));
+  EXPECT_EQ(multi.slot_of(1), 1u);
+  multi.step(7);
+  const std::vector<Seen> before = seen_all(multi);
+  multi.move(0, 1);
+  EXPECT_EQ(multi.slot_of(0), 1u);
+  EXPECT_EQ(multi.instance_devices(0), std::vector<int>{0});
+  EXPECT_EQ(seen_all(multi), before);
+  EXPECT_EQ(multi.slot_of_device(0), 0u) << "by device, the first slot of that device";
 }
 
 TEST(MultiEngine, SteppingEqualsOneEngineRunningTheSameInstances) {

@@ -238,6 +238,60 @@ TEST_F(PanelFieldsTest, AnInstancesKFollowsEnterTabAndEsc) {
             [](const Panel&, const std::string&) { return true; }});
 }
 
+// The GPU column (issue 12) on an engine over GPUs 0 and 1 (the model as the app fills it from a
+// MultiEngine: instances round-robin): each row shows its instance's GPUs; Enter or Tab with
+// another list emits exactly the command the script line `devices I LIST` is; a list the script
+// parser refuses (a repeat, not a number) emits nothing and says the parser's reason.
+TEST_F(PanelFieldsTest, AnInstancesGpuFieldIssuesTheDevicesCommand) {
+  frame();
+  with_engine_ = false;
+  model_.instance_devices = {{0}, {1}, {0}, {1}};
+  frame();
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(shown_text(instance_item(i, "##gpu")), std::to_string(i)) << "row " << i;
+  }
+  auto devices = [](std::size_t index, std::vector<int> want) {
+    return [=](const Command& c) {
+      const cmd::Devices& d = as<cmd::Devices>(c);
+      EXPECT_FALSE(d.target.all);
+      EXPECT_EQ(d.target.index, index);
+      EXPECT_EQ(d.devices, want);
+      EXPECT_EQ(format_command(c), "devices " + std::to_string(index) + " " + device_list_text(want));
+      EXPECT_EQ(std::get<cmd::Devices>(parse_command(format_command(c)).value()).devices, want)
+          << "the script line gives the same command";
+    };
+  };
+  exercise({"instance GPU",
+            [] { return instance_item(1, "##gpu"); },
+            {"1,1", "x"},
+            {"0", "0,1"},
+            {devices(1, {0}), devices(1, {0, 1})},
+            [](const Panel& panel, const std::string&) { return !panel.instance_devices_error(1).empty(); }});
+  // The parser's own reason, without the script column.
+  focus_text(instance_item(0, "##gpu"));
+  type("1,1");
+  frame();
+  EXPECT_TRUE(press_enter().empty());
+  EXPECT_EQ(panel_.instance_devices_error(0), "devices: device 1 is listed twice in '1,1'");
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// The CPU engine's instances are in host memory: each row's GPU column says "host" instead.
+TEST_F(PanelFieldsTest, TheGpuColumnOfTheCpuEngineSaysHost) {
+  frame();
+  const std::string cpu = panel_text();
+  with_engine_ = false;
+  model_.instance_devices = {{0}, {1}, {0}, {1}};
+  frame();
+  const std::string gpus = panel_text();
+  EXPECT_EQ(count_of(cpu, "host") - count_of(gpus, "host"), 4u) << cpu;
+}
+
 TEST_F(PanelFieldsTest, PatternPathFollowsEnterTabAndEsc) {
   // A tall display, so that the section at the bottom is not clipped; the section opened.
   ImGui::GetIO().DisplaySize = ImVec2(1600, 2400);

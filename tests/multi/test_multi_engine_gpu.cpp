@@ -1,0 +1,157 @@
+// test_multi_engine_gpu.cpp — moves between CUDA engines (MultiEngine over CudaEngine slots, through
+// CudaEngine::add_moved): an instance moved while the others run keeps its hash, generation,
+// origin and settings, the others keep theirs, and after many moves every instance equals the CPU
+// reference, in every variant and stream mode. Two slots of device 0 stand in for two GPUs, so
+// this runs on a one-GPU machine (two GPUs add a slot per device). Skips (with the reason) where
+// there is no CUDA device.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/cpu_engine.hpp"
+#include "core/error.hpp"
+#include "multi/multi_engine.hpp"
+#include "sim/cuda_engine.hpp"
+
+namespace ls::multi {
+namespace {
+
+class MultiEngineGpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (cuda_device_count(&why) == 0) GTEST_SKIP() << "needs a CUDA device: " << why;
+  }
+};
+
+std::string difference(const Lattice& got, const Lattice& want) {
+  if (got.width() != want.width() || got.height() != want.height()) return "sizes differ";
+  long long differing = 0;
+  std::string first;
+  for (int y = 0; y < want.height(); ++y)
+    for (int x = 0; x < want.width(); ++x)
+      if (got.get(x, y) != want.get(x, y) && differing++ == 0)
+        first = std::to_string(x) + ", " + std::to_string(y);
+  return differing == 0 ? std::string() : std::to_string(differing) + " cells differ; first: " + first;
+}
+
+/// Slots on `devices` (a device may repeat: RepeatedDevicesForTests), each a CudaEngine made
+/// with its device current and made current again before every call.
+MultiEngine cuda_slots(const std::vector<int>& devices) {
+  std::vector<DeviceSlot> slots;
+  for (const int d : devices) {
+    const auto make_current = [d] {
+      if (cudaSetDevice(d) != cudaSuccess)
+        throw DeviceError("cudaSetDevice(" + std::to_string(d) + ") failed");
+    };
+    make_current();
+    slots.push_back(DeviceSlot{d, std::make_unique<CudaEngine>(d), make_current});
+  }
+  return MultiEngine(std::move(slots), RepeatedDevicesForTests{});
+}
+
+/// The slots each test runs on: two of device 0, and devices 0 and 1 where there are two.
+std::vector<std::vector<int>> slot_layouts() {
+  std::vector<std::vector<int>> out = {{0, 0}};
+  if (cuda_device_count() >= 2) out.push_back({0, 1});
+  return out;
+}
+
+/// A random Life-like rule (birth never on 0 neighbours, so soups do not flash).
+Rule random_rule(std::mt19937_64& rng) {
+  Rule r;
+  r.birth = static_cast<std::uint16_t>(rng() & 0x1feu);
+  r.survive = static_cast<std::uint16_t>(rng() & 0x1ffu);
+  return r;
+}
+
+struct Seen {
+  std::uint64_t generation, hash, population, origin;
+  Rule rule;
+  Variant variant;
+  int k, width, height;
+  bool operator==(const Seen&) const = default;
+};
+
+Seen seen(Engine& e, std::size_t i) {
+  const InstanceStatus s = e.status(i);
+  const StateSummary sum = e.summarize(i);
+  EXPECT_EQ(sum.generation, s.generation);
+  return Seen{s.generation, sum.hash, sum.population, s.origin, s.rule, s.variant, s.generations_per_launch,
+              s.width,      s.height};
+}
+
+std::vector<Seen> seen_all(Engine& e) {
+  std::vector<Seen> out;
+  for (std::size_t i = 0; i < e.size(); ++i) out.push_back(seen(e, i));
+  return out;
+}
+
+// Random soups of every variant (two each, random rules and k) step while instances move back and
+// forth between the slots: after each move every instance is as it was (the moved one included:
+// same hash, generation, origin, rule, variant, k), stepping after it makes no host sync, and at
+// the end every instance equals the CPU reference run from its soup.
+TEST_F(MultiEngineGpuTest, MovesBetweenCudaSlotsKeepEveryStateExactly) {
+  for (const auto& devices : slot_layouts()) {
+    for (const StreamMode mode : kAllStreamModes) {
+      SCOPED_TRACE(std::string(stream_mode_name(mode)) + " on devices " + device_list_text(devices));
+      std::mt19937_64 rng(4242 + static_cast<unsigned>(mode));
+      MultiEngine multi = cuda_slots(devices);
+      multi.set_stream_mode(mode);
+      std::vector<Lattice> reference;
+      std::vector<Rule> rules;
+      for (int copy = 0; copy < 2; ++copy) {
+        for (const Variant v : kAllVariants) {
+          InstanceSpec spec;
+          spec.width = 32 * static_cast<int>(1 + rng() % 6);
+          spec.height = 32 * static_cast<int>(1 + rng() % 6);
+          spec.rule = random_rule(rng);
+          spec.variant = v;
+          spec.generations_per_launch = 1 + static_cast<int>(rng() % 20);
+          const double density = 0.1 + 0.05 * static_cast<double>(rng() % 10);
+          const std::uint64_t seed = rng();
+          spec.init = RandomInit{density, seed};
+          multi.add(spec);
+          reference.push_back(Lattice::random(spec.width, spec.height, density, seed));
+          rules.push_back(spec.rule);
+        }
+      }
+      ASSERT_EQ(multi.slot_of(0), 0u);
+      ASSERT_EQ(multi.slot_of(1), 1u) << "round-robin placement";
+      long long generations = 0;
+      for (int round = 0; round < 24; ++round) {
+        const int g = 1 + static_cast<int>(rng() % 9);
+        multi.step(g);
+        EXPECT_EQ(multi.host_syncs_in_last_step(), 0u) << "round " << round;
+        multi.request_summaries();
+        generations += g;
+        const std::size_t i = rng() % multi.size();
+        const std::size_t to = 1 - multi.slot_of(i);
+        const std::vector<Seen> before = seen_all(multi);
+        multi.move(i, to);
+        ASSERT_EQ(multi.slot_of(i), to);
+        EXPECT_EQ(multi.instance_devices(i), std::vector<int>{devices[to]});
+        EXPECT_EQ(seen_all(multi), before) << "after moving instance " << i << " to slot " << to;
+      }
+      // Every instance moves once more, all in one frame's gap, then everything runs on.
+      for (std::size_t i = 0; i < multi.size(); ++i) multi.move(i, 1 - multi.slot_of(i));
+      multi.step(17);
+      generations += 17;
+      for (std::size_t i = 0; i < multi.size(); ++i) {
+        cpu_run(reference[i], rules[i], generations);
+        EXPECT_EQ(multi.status(i).generation, static_cast<std::uint64_t>(generations));
+        EXPECT_EQ(difference(multi.read(i), reference[i]), "")
+            << "instance " << i << " (" << variant_name(multi.status(i).variant) << ")";
+        EXPECT_EQ(multi.summarize(i).hash, reference[i].hash());
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ls::multi
