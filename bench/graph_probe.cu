@@ -61,7 +61,9 @@ enum class Shape {
   summaries_gathered,
   summaries_kernels,
   kernel_root_copy_sink,
-  memset_root_kernel_sink
+  memset_root_kernel_sink,
+  app_no_stamps,
+  app_chains_of_4
 };
 
 __global__ void zero_kernel(std::uint64_t* words, int n) {
@@ -94,6 +96,10 @@ const char* name(Shape s) {
       return "app: zero kernel, kernels, one copy";
     case Shape::memset_root_kernel_sink:
       return "app: one memset, kernels, publish kernel";
+    case Shape::app_no_stamps:
+      return "app now without stamps";
+    case Shape::app_chains_of_4:
+      return "app now, 16 branches of 4 instances";
   }
   return "?";
 }
@@ -102,10 +108,16 @@ void enqueue(World& w, Shape shape, int k, int front) {
   const ls::kernels::RuleMasks rule{1u << 3, (1u << 2) | (1u << 3)};
   const bool app = shape == Shape::summaries_own || shape == Shape::summaries_gathered ||
                    shape == Shape::summaries_kernels || shape == Shape::kernel_root_copy_sink ||
-                   shape == Shape::memset_root_kernel_sink;
+                   shape == Shape::memset_root_kernel_sink || shape == Shape::app_no_stamps ||
+                   shape == Shape::app_chains_of_4;
+  const bool stamped = app && shape != Shape::app_no_stamps;
+  // Instances per branch (a chain on one stream).
+  const int per_branch = shape == Shape::app_chains_of_4 ? 4 : 1;
   const bool memset_root = shape == Shape::summaries_gathered || shape == Shape::memset_root_kernel_sink;
-  const bool kernel_root = shape == Shape::summaries_kernels || shape == Shape::kernel_root_copy_sink;
-  const bool copy_sink = shape == Shape::summaries_gathered || shape == Shape::kernel_root_copy_sink;
+  const bool kernel_root = shape == Shape::summaries_kernels || shape == Shape::kernel_root_copy_sink ||
+                           shape == Shape::app_no_stamps || shape == Shape::app_chains_of_4;
+  const bool copy_sink = shape == Shape::summaries_gathered || shape == Shape::kernel_root_copy_sink ||
+                         shape == Shape::app_no_stamps || shape == Shape::app_chains_of_4;
   const bool kernel_sink = shape == Shape::summaries_kernels || shape == Shape::memset_root_kernel_sink;
   constexpr int kWords = 2 * kInstances;
   constexpr std::size_t kBytes = kWords * sizeof(std::uint64_t);
@@ -114,9 +126,10 @@ void enqueue(World& w, Shape shape, int k, int front) {
   CUDA_CHECK(cudaEventRecord(w.fork, w.capture));
   for (int i = 0; i < kInstances; ++i) {
     const std::size_t u = static_cast<std::size_t>(i);
-    const cudaStream_t s = shape == Shape::chain ? w.capture : w.streams[u];
+    const bool first_of_branch = i % per_branch == 0, last_of_branch = (i + 1) % per_branch == 0;
+    const cudaStream_t s = shape == Shape::chain ? w.capture : w.streams[u / per_branch];
     std::uint32_t* in = front ? w.b[u] : w.a[u];
-    if (shape != Shape::chain) CUDA_CHECK(cudaStreamWaitEvent(s, w.fork, 0));
+    if (shape != Shape::chain && first_of_branch) CUDA_CHECK(cudaStreamWaitEvent(s, w.fork, 0));
     if (shape == Shape::summaries_own) {
       ls::kernels::launch_summary(ls::kernels::Layout::bit_cells, in, kSide, kSide, w.results + 2 * i, s);
       CUDA_CHECK(cudaMemcpyAsync(w.pinned_results + 2 * i, w.results + 2 * i, 2 * sizeof(std::uint64_t),
@@ -127,13 +140,13 @@ void enqueue(World& w, Shape shape, int k, int front) {
     }
     if (shape == Shape::events) CUDA_CHECK(cudaEventRecordWithFlags(w.starts[u], s, cudaEventRecordExternal));
     if (shape == Shape::stamps) stamp_kernel<<<1, 1, 0, s>>>(w.stamps + 2 * i);
-    if (app) stamp_kernel<<<1, 1, 0, s>>>(w.pinned_stamps + 2 * i);
+    if (stamped) stamp_kernel<<<1, 1, 0, s>>>(w.pinned_stamps + 2 * i);
     ls::kernels::launch_step_bitpacked(in, front ? w.a[u] : w.b[u], kSide, kSide, rule, k, s,
                                        shape == Shape::chain ? 1 : kInstances);
     if (shape == Shape::events) CUDA_CHECK(cudaEventRecordWithFlags(w.ends[u], s, cudaEventRecordExternal));
     if (shape == Shape::stamps) stamp_kernel<<<1, 1, 0, s>>>(w.stamps + 2 * i + 1);
-    if (app) stamp_kernel<<<1, 1, 0, s>>>(w.pinned_stamps + 2 * i + 1);
-    if (shape != Shape::chain) {
+    if (stamped) stamp_kernel<<<1, 1, 0, s>>>(w.pinned_stamps + 2 * i + 1);
+    if (shape != Shape::chain && last_of_branch) {
       CUDA_CHECK(cudaEventRecord(w.joins[u], s));
       CUDA_CHECK(cudaStreamWaitEvent(w.capture, w.joins[u], 0));
     }
@@ -218,7 +231,7 @@ int main() {
   for (int k : {1, 16})
     for (Shape s : {Shape::kernels, Shape::events, Shape::stamps, Shape::chain, Shape::summaries_own,
                     Shape::summaries_gathered, Shape::summaries_kernels, Shape::kernel_root_copy_sink,
-                    Shape::memset_root_kernel_sink})
+                    Shape::memset_root_kernel_sink, Shape::app_no_stamps, Shape::app_chains_of_4})
       row(w, s, k);
   return 0;
 }

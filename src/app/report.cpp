@@ -90,7 +90,7 @@ void write_report(const std::string& path, Engine& engine, const RunFigures& f) 
   o << "  \"stream_mode\": " << json_string(std::string(stream_mode_name(engine.stream_mode()))) << ",\n";
   const FrameGraphStats graphs = engine.frame_graph_stats();
   o << "  \"frame_graph\": {\"builds\": " << graphs.builds << ", \"build_ms\": " << num(graphs.build_ms)
-    << "},\n";
+    << ", \"chain\": " << graphs.chain << "},\n";
   o << "  \"timing_period\": " << engine.timing_period() << ",\n";
   const DisplayFigures& d = f.display;
   const auto measured = [](double v) { return v < 0 ? std::string("null") : num(v); };

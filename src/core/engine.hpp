@@ -168,6 +168,7 @@ struct FrameTimings {
 struct FrameGraphStats {
   std::uint64_t builds = 0;
   double build_ms = 0;  // total host time of the builds
+  int chain = 1;        // instances per branch of the last frame graph (sim/frame_graph.hpp)
 };
 
 /// A host copy of an instance's state, kept for recovery after a fatal device error

@@ -249,7 +249,8 @@ void CudaEngine::step_graph(int generations, int timed_slot) {
   }
   e.frame_graph.enqueue(all, generations, timed_slot,
                         timed_slot >= 0 ? e.timing.reference_stamp(timed_slot) : nullptr, e.branch_work,
-                        gathered, frame_stream, e.graphs.stream.get(), e.graphs.on);
+                        gathered, sim::chain_length(all, generations), frame_stream, e.graphs.stream.get(),
+                        e.graphs.on);
   e.timing.end_graph_step(frame_stream);
   if (summaries) {
     // The summaries read the state before this frame's steps: the generation they were asked at.

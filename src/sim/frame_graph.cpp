@@ -12,6 +12,13 @@
 
 namespace ls::sim {
 
+int chain_length(const std::vector<std::unique_ptr<Instance>>& instances, int generations) {
+  if (instances.size() <= kChainAbove) return 1;
+  double work = 0;
+  for (const auto& p : instances) work += static_cast<double>(p->width) * p->height * generations;
+  return work / static_cast<double>(instances.size()) <= kChainMaxCellUpdates ? kChainLength : 1;
+}
+
 FrameGraphCache::FrameGraphCache() = default;
 
 void FrameGraphCache::drop() {
@@ -22,30 +29,37 @@ void FrameGraphCache::drop() {
 
 void FrameGraphCache::enqueue_branches(const InstanceList& instances, int generations,
                                        std::uint64_t* reference, const std::vector<BranchWork>& work,
-                                       const FrameSummaryCopy& summaries, cudaStream_t frame_stream) const {
-  // Every instance's work goes on its own stream, forked from the frame stream and joined back to
-  // it, so that captured, each instance is a branch of its own and runs beside the others.
+                                       const FrameSummaryCopy& summaries, int chain,
+                                       cudaStream_t frame_stream) const {
+  // Each branch's work goes on its own stream, forked from the frame stream and joined back to it,
+  // so that captured, each branch runs beside the others.
   if (reference) kernels::launch_stamp(reference, frame_stream);
   const std::size_t summary_bytes = summaries.words * sizeof(std::uint64_t);
   // A kernel, not a memset node: the graph's launch cost the host 85 -> 26 us (ls_graph_probe).
   if (summary_bytes > 0) kernels::launch_zero_words(summaries.device, summaries.words, frame_stream);
   fork_.record(frame_stream);
-  for (std::size_t i = 0; i < instances.size(); ++i) {
-    const Instance& inst = *instances[i];
-    const cudaStream_t branch = inst.stream.get();
+  const std::size_t n = instances.size(), per_branch = static_cast<std::size_t>(std::max(chain, 1));
+  const int side_by_side = static_cast<int>((n + per_branch - 1) / per_branch);
+  for (std::size_t first = 0; first < n; first += per_branch) {
+    // A branch: its instances one after another on the first one's stream.
+    const cudaStream_t branch = instances[first]->stream.get();
     CUDA_CHECK(cudaStreamWaitEvent(branch, fork_.get(), 0));
-    // The summary reads the state as it was when it was asked for: before this frame's steps.
-    if (work[i].summary_words)
-      kernels::launch_summary_onto(inst.layout(), inst.front, inst.width, inst.height, work[i].summary_words,
-                                   branch);
-    else if (work[i].summary_slot >= 0)
-      SummaryRequests::enqueue_summary(inst, static_cast<std::size_t>(work[i].summary_slot), branch);
-    std::uint64_t* stamps = work[i].step_stamps;
-    if (stamps) kernels::launch_stamp(stamps, branch);
-    enqueue_generations(inst, generations, branch, static_cast<int>(instances.size()));
-    if (stamps) kernels::launch_stamp(stamps + 1, branch);
-    inst.order.record(branch);
-    CUDA_CHECK(cudaStreamWaitEvent(frame_stream, inst.order.get(), 0));
+    const std::size_t end = std::min(n, first + per_branch);
+    for (std::size_t i = first; i < end; ++i) {
+      const Instance& inst = *instances[i];
+      // The summary reads the state as it was when it was asked for: before this frame's steps.
+      if (work[i].summary_words)
+        kernels::launch_summary_onto(inst.layout(), inst.front, inst.width, inst.height,
+                                     work[i].summary_words, branch);
+      else if (work[i].summary_slot >= 0)
+        SummaryRequests::enqueue_summary(inst, static_cast<std::size_t>(work[i].summary_slot), branch);
+      std::uint64_t* stamps = work[i].step_stamps;
+      if (stamps) kernels::launch_stamp(stamps, branch);
+      enqueue_generations(inst, generations, branch, side_by_side);
+      if (stamps) kernels::launch_stamp(stamps + 1, branch);
+    }
+    instances[first]->order.record(branch);
+    CUDA_CHECK(cudaStreamWaitEvent(frame_stream, instances[first]->order.get(), 0));
   }
   if (summary_bytes > 0)
     CUDA_CHECK(cudaMemcpyAsync(summaries.host, summaries.device, summary_bytes, cudaMemcpyDeviceToHost,
@@ -54,10 +68,11 @@ void FrameGraphCache::enqueue_branches(const InstanceList& instances, int genera
 
 cuda::GraphExec FrameGraphCache::build(const InstanceList& instances, int generations,
                                        std::uint64_t* reference, const std::vector<BranchWork>& work,
-                                       const FrameSummaryCopy& summaries, cudaStream_t capture_stream) {
+                                       const FrameSummaryCopy& summaries, int chain,
+                                       cudaStream_t capture_stream) {
   const auto start = std::chrono::steady_clock::now();
   cuda::GraphExec graph = cuda::capture(capture_stream, [&](cudaStream_t c) {
-    enqueue_branches(instances, generations, reference, work, summaries, c);
+    enqueue_branches(instances, generations, reference, work, summaries, chain, c);
   });
   ++stats_.builds;
   stats_.build_ms +=
@@ -67,7 +82,7 @@ cuda::GraphExec FrameGraphCache::build(const InstanceList& instances, int genera
 
 void FrameGraphCache::enqueue(const InstanceList& instances, int generations, int timed_slot,
                               std::uint64_t* reference, const std::vector<BranchWork>& work,
-                              const FrameSummaryCopy& summaries, cudaStream_t frame_stream,
+                              const FrameSummaryCopy& summaries, int chain, cudaStream_t frame_stream,
                               cudaStream_t capture_stream, bool use_graphs) {
   scratch_shape_.clear();
   bool fits = true;
@@ -77,16 +92,18 @@ void FrameGraphCache::enqueue(const InstanceList& instances, int generations, in
                                    inst.rule.birth, inst.rule.survive, inst.memory.get()});
     fits = fits && launch_count(inst, generations) <= kMaxGraphLaunches;
   }
-  if (scratch_shape_ == shape_ && generations == generations_) {
+  if (scratch_shape_ == shape_ && generations == generations_ && chain == chain_) {
     ++shape_frames_;
   } else {
     entries_.clear();  // they name buffers and events of another shape
     shape_.swap(scratch_shape_);
     generations_ = generations;
+    chain_ = chain;
+    stats_.chain = chain;
     shape_frames_ = 1;
   }
   if (!use_graphs || !fits || shape_frames_ < kFramesBeforeGraph) {
-    enqueue_branches(instances, generations, reference, work, summaries, frame_stream);
+    enqueue_branches(instances, generations, reference, work, summaries, chain, frame_stream);
   } else {
     // The key: the timing slot, then per instance its front buffer and summary slot.
     scratch_key_.clear();
@@ -107,7 +124,8 @@ void FrameGraphCache::enqueue(const InstanceList& instances, int generations, in
     auto it =
         std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key == scratch_key_; });
     if (it == entries_.end()) {
-      cuda::GraphExec graph = build(instances, generations, reference, work, summaries, capture_stream);
+      cuda::GraphExec graph =
+          build(instances, generations, reference, work, summaries, chain, capture_stream);
       if (entries_.size() >= kMaxFrameGraphs) entries_.erase(entries_.begin());
       entries_.push_back(Entry{scratch_key_, std::move(graph)});
       it = entries_.end() - 1;

@@ -25,6 +25,19 @@ struct Instance;
 /// was built anew (64 x 1024² at timing 1/8 ran at a third of per-instance mode, H100); 64 hold it.
 inline constexpr std::size_t kMaxFrameGraphs = 64;
 
+/// How many instances run one after another in one branch of a frame graph. One branch each lets
+/// every instance run beside the others; but each branch is a root of the graph, and a graph's
+/// launch costs the host per root: 64 x 1024² k = 1, 64 branches 34 us, 16 branches of 4 8.6 us,
+/// and the GPU finished the frame sooner too (65 against 81 us), its kernels being a few us each.
+/// At k = 16 chains of 4 lost a third of the rate (ls_graph_probe, bench/NOTES.md). So instances
+/// chain in fours while there are more than kChainAbove of them and their frames are small: at most
+/// kChainMaxCellUpdates cell updates (cells x generations per frame) per instance on average. The
+/// measure is the work asked for, not the timed step, which depends on how many run at once (a
+/// policy on timed steps kept k = 16 chained).
+inline constexpr int kChainLength = 4;
+inline constexpr std::size_t kChainAbove = 16;
+inline constexpr double kChainMaxCellUpdates = 4.0 * 1024 * 1024;
+
 /// What one frame of one instance asks of its branch.
 struct BranchWork {
   int summary_slot = -1;                   // -1: no summary in this frame
@@ -42,6 +55,9 @@ struct FrameSummaryCopy {
   int ring = -1;
 };
 
+/// The chain length (kChainLength or 1) for a frame of `generations` generations.
+int chain_length(const std::vector<std::unique_ptr<Instance>>& instances, int generations);
+
 class FrameGraphCache {
  public:
   using InstanceList = std::vector<std::unique_ptr<Instance>>;
@@ -56,8 +72,9 @@ class FrameGraphCache {
   /// A frame of a shape seen kFramesBeforeGraph frames in a row is one graph launch (the graph
   /// captured on `capture_stream` the first time its key comes); other frames, and every frame when
   /// `use_graphs` is false, enqueue the same branches directly.
+  /// `chain`: instances per branch (kChainLength or 1, see above).
   void enqueue(const InstanceList& instances, int generations, int timed_slot, std::uint64_t* reference,
-               const std::vector<BranchWork>& work, const FrameSummaryCopy& summaries,
+               const std::vector<BranchWork>& work, const FrameSummaryCopy& summaries, int chain,
                cudaStream_t frame_stream, cudaStream_t capture_stream, bool use_graphs);
 
   /// Drops every graph (before instances, their buffers or their events go).
@@ -81,15 +98,16 @@ class FrameGraphCache {
   };
 
   void enqueue_branches(const InstanceList& instances, int generations, std::uint64_t* reference,
-                        const std::vector<BranchWork>& work, const FrameSummaryCopy& summaries,
+                        const std::vector<BranchWork>& work, const FrameSummaryCopy& summaries, int chain,
                         cudaStream_t frame_stream) const;
   cuda::GraphExec build(const InstanceList& instances, int generations, std::uint64_t* reference,
-                        const std::vector<BranchWork>& work, const FrameSummaryCopy& summaries,
+                        const std::vector<BranchWork>& work, const FrameSummaryCopy& summaries, int chain,
                         cudaStream_t capture_stream);
 
   cuda::Event fork_{cuda::Event::Create{}, false};
   std::vector<Shape> shape_;  // of the cached graphs
   int generations_ = 0;
+  int chain_ = 1;         // of the cached graphs
   int shape_frames_ = 0;  // consecutive frames of this shape
   std::vector<Shape> scratch_shape_;
   std::vector<std::uint8_t> scratch_key_;

@@ -20,6 +20,7 @@
 #include "core/rule.hpp"
 #include "life_kernels.hpp"
 #include "sim/cuda_engine.hpp"
+#include "sim/frame_graph.hpp"
 
 namespace ls {
 namespace {
@@ -936,9 +937,9 @@ TEST_F(CudaEngineTest, GraphModeEqualsTheReferenceForEveryVariantOnRandomRules) 
 }
 
 // A frame graph gathers up to 64 branches' summaries into one copy (FrameSummaries): with 70
-// instances, six summarize the old way. Every summary any instance shows during the run, read
-// every frame while the GPU may lag, is its reference's population and hash at the generation it
-// names (no summary carries another frame's values), and the last ones arrive.
+// instances, six summarize the old way; and 70 short steps run chained, kChainLength a branch. Every summary
+// any instance shows during the run, read every frame while the GPU may lag, is its reference's population
+// and hash at the generation it names (no summary carries another frame's values), and the last ones arrive.
 TEST_F(CudaEngineTest, GraphModeSummariesOfManyInstancesNameTheirGeneration) {
   CudaEngine engine;
   engine.set_stream_mode(StreamMode::graph);
@@ -968,6 +969,8 @@ TEST_F(CudaEngineTest, GraphModeSummariesOfManyInstancesNameTheirGeneration) {
     }
   }
   EXPECT_GT(checked, 0);
+  // 70 steps of a few us each: the frame graph runs them in branches of kChainLength.
+  EXPECT_EQ(engine.frame_graph_stats().chain, sim::kChainLength);
   engine.finish();
   for (std::size_t i = 0; i < engine.size(); ++i) {
     const StateSummary last = engine.summarize(i);
