@@ -49,6 +49,10 @@ struct InteropStats {
                              // textures), from events read a few frames late without blocking
   double map_host_ms = 0;    // host time in the map calls so far, in total
   double unmap_host_ms = 0;  // likewise in the unmap calls
+  /// How tiles of instances on other GPUs reach the display GPU's texture: "" (none: one GPU, or
+  /// the CPU), "peer" (peer copies, or copies within one device) or "host-staged" (through pinned
+  /// host memory where two GPUs have no peer access). Names with static storage.
+  std::string_view remote_copy;
 };
 
 /// What a filler keeps beside one tile texture (interop: the texture's registration with CUDA).
