@@ -85,7 +85,7 @@ void App::setup() {
   renderer_ =
       std::make_unique<render::TileRenderer>(render::find_data_dir("shaders"), std::move(made.filler));
   renderer_->set_display_path(setup_.display_path);
-  figures_.run().display.path = std::string(render::display_path_name(setup_.display_path));
+  figures_.run().display.path = render::display_path_text(setup_.display_path, renderer_->remote_copy());
   const char* layer = std::getenv("LS_UI_LAYER");
   if (!(layer && std::string(layer) == "direct"))
     ui_layer_ = std::make_unique<render::OverlayLayer>(render::find_data_dir("shaders"));
@@ -266,6 +266,7 @@ void App::fill_panel_model() {
   model_.cpu_frame_ms = figures_.recent_frame_ms();
   model_.fps = model_.cpu_frame_ms.mean > 0 ? 1000.0 / model_.cpu_frame_ms.mean : 0;
   model_.host_syncs_per_frame = engine_->host_syncs_in_last_step();
+  model_.display_path = figures_.run().display.path;
   ui::fill_engine_figures(*engine_, model_);
   float sx = 1, sy = 1;
   if (window_) window_->framebuffer_scale(sx, sy);

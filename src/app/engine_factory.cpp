@@ -1,7 +1,9 @@
 // engine_factory.cpp — engine selection; the only place app code names a concrete engine.
 #include "app/engine_factory.hpp"
 
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
@@ -21,6 +23,14 @@ EngineChoice cpu_choice() {
   choice.cpu = cpu.get();
   choice.engine = std::move(cpu);
   return choice;
+}
+
+/// LIFESTREAMS_TEST_SLOTS_PER_GPU (choose_app_engine's test hook): 2..8 slots per device, else 1.
+int test_slots_per_gpu() {
+  const char* text = std::getenv("LIFESTREAMS_TEST_SLOTS_PER_GPU");
+  if (!text) return 1;
+  const int k = std::atoi(text);
+  return k >= 2 && k <= 8 ? k : 1;
 }
 
 }  // namespace
@@ -104,17 +114,25 @@ EngineChoice choose_app_engine(std::string_view backend, const DeviceList& devic
   } else if (!one) {
     resolve_devices(option, devices);  // several without a GPU: refused, saying why
   }
-  if (list.size() == 1) return choose_engine(backend, list.front());
+  const int repeats = gpus ? test_slots_per_gpu() : 1;
+  if (list.size() == 1 && repeats == 1) return choose_engine(backend, list.front());
 #if defined(LIFESTREAMS_HAVE_CUDA)
   std::vector<multi::DeviceSlot> slots;
+  std::vector<CudaEngine*> slot_cuda;
   for (const int d : list) {
-    // The CudaEngine makes its device current; every later call into it follows make_current.
-    slots.push_back(
-        multi::DeviceSlot{d, std::make_unique<CudaEngine>(d), [d] { CUDA_CHECK(cudaSetDevice(d)); }});
+    for (int r = 0; r < repeats; ++r) {
+      // The CudaEngine makes its device current; every later call into it follows make_current.
+      auto cuda = std::make_unique<CudaEngine>(d);
+      slot_cuda.push_back(cuda.get());
+      slots.push_back(multi::DeviceSlot{d, std::move(cuda), [d] { CUDA_CHECK(cudaSetDevice(d)); }});
+    }
   }
-  auto engine = std::make_unique<multi::MultiEngine>(std::move(slots));
+  auto engine = repeats > 1
+                    ? std::make_unique<multi::MultiEngine>(std::move(slots), multi::RepeatedDevicesForTests{})
+                    : std::make_unique<multi::MultiEngine>(std::move(slots));
   EngineChoice choice;
   choice.multi = engine.get();
+  choice.slot_cuda = std::move(slot_cuda);
   choice.engine = std::move(engine);
   return choice;
 #else

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "app/cli_devices.hpp"
 #include "core/engine.hpp"
@@ -33,6 +34,8 @@ struct EngineChoice {
   CpuEngine* cpu = nullptr;
   CudaEngine* cuda = nullptr;           // never set in a build without CUDA
   multi::MultiEngine* multi = nullptr;  // the app on several GPUs (choose_app_engine)
+  /// With `multi`: each slot's CUDA engine, in slot order (the display draws from them).
+  std::vector<CudaEngine*> slot_cuda;
 };
 EngineChoice choose_engine(std::string_view backend, int device);
 
@@ -43,6 +46,11 @@ EngineChoice choose_engine(std::string_view backend, int device);
 /// engine. Where CUDA has devices and the backend is not cpu, a device that does not exist is an
 /// InputError listing the GPUs present; several devices with --backend cpu, or without CUDA, are
 /// refused as make_engine refuses them.
+///
+/// Test hook (never for users): with LIFESTREAMS_TEST_SLOTS_PER_GPU=K (2..8) in the environment
+/// and CUDA devices present, every listed device stands in K slots of one MultiEngine
+/// (multi::RepeatedDevicesForTests), even for one device, so that the several-GPU display (remote
+/// tiles, their copies and events) runs on a one-GPU machine.
 EngineChoice choose_app_engine(std::string_view backend, const DeviceList& devices, std::string_view option);
 
 /// Whether this build contains the CUDA engine.

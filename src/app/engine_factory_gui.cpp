@@ -13,13 +13,40 @@
 #include "render/host_filler.hpp"
 #if defined(LIFESTREAMS_HAVE_CUDA)
 #include "interop/cuda_tile_filler.hpp"
+#include "interop/multi_tile_filler.hpp"
 #endif
 
 namespace ls {
 
 namespace {
 
-DisplayedEngine displayed(EngineChoice choice) {
+/// The filler of an engine over several GPUs: tiles of the display slot's instances drawn by
+/// interop as on one GPU, the others drawn where they run and copied over (src/interop).
+void add_multi_filler(DisplayedEngine& made, EngineChoice& choice, int display_device) {
+#if defined(LIFESTREAMS_HAVE_CUDA)
+  multi::MultiEngine* multi = choice.multi;
+  const std::size_t display_slot = multi->slot_of_device(display_device);
+  // Instance i's index in its slot's engine. MultiEngine does not say it (its owner was asked for
+  // a local_of(i)): counted here in global order, which is the slot's order until an instance
+  // moves between slots (a move appends it to its new slot).
+  interop::InstancePlaces places = [multi, counts = std::vector<std::size_t>()](
+                                       std::size_t n, std::vector<interop::InstancePlace>& out) mutable {
+    out.resize(n);
+    counts.assign(multi->slots(), 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t slot = multi->slot_of(i);
+      out[i] = {slot, counts[slot]++};
+    }
+  };
+  made.filler = std::make_unique<interop::MultiTileFiller>(*choice.engine, choice.slot_cuda, display_slot,
+                                                           std::move(places));
+#else
+  (void)made, (void)choice, (void)display_device;
+#endif
+}
+
+/// `display_device` -1: the engine's first device.
+DisplayedEngine displayed(EngineChoice choice, int display_device) {
   DisplayedEngine made;
 #if defined(LIFESTREAMS_HAVE_CUDA)
   if (choice.cuda) {
@@ -34,9 +61,8 @@ DisplayedEngine displayed(EngineChoice choice) {
         *choice.engine, [cpu](std::size_t i) -> const Lattice& { return cpu->lattice(i); });
   }
   if (choice.multi) {
-    // Tiles of several GPUs: read to the host and uploaded (remote tile rendering is to come).
-    made.filler = std::make_unique<render::HostTileFiller>(*choice.engine);
-    made.cuda_device = choice.engine->cuda_device();
+    made.cuda_device = display_device >= 0 ? display_device : choice.engine->cuda_device();
+    add_multi_filler(made, choice, made.cuda_device);
   }
   made.engine = std::move(choice.engine);
   return made;
@@ -45,7 +71,7 @@ DisplayedEngine displayed(EngineChoice choice) {
 }  // namespace
 
 DisplayedEngine make_displayed_engine(std::string_view backend, int device) {
-  return displayed(choose_engine(backend, device));
+  return displayed(choose_engine(backend, device), -1);
 }
 
 DisplayedEngine make_displayed_engine(std::string_view backend, const DeviceList& devices,
@@ -57,12 +83,13 @@ DisplayedEngine make_displayed_engine(std::string_view backend, const DeviceList
   } else if (choice.engine->cuda_device() >= 0) {
     gpus.push_back(choice.engine->cuda_device());
   }
-  DisplayedEngine made = displayed(std::move(choice));
-  if (!display_device || gpus.empty()) return made;  // the CPU engine draws on any GPU
-  if (std::find(gpus.begin(), gpus.end(), *display_device) == gpus.end())
+  if (display_device && !gpus.empty() && std::find(gpus.begin(), gpus.end(), *display_device) == gpus.end())
     throw InputError("--display-device " + std::to_string(*display_device) + ": not one of " +
                      std::string(option) + " (" + device_list_text(gpus) + ")");
-  made.cuda_device = *display_device;
+  // The CPU engine draws on any GPU.
+  const int display = display_device && !gpus.empty() ? *display_device : -1;
+  DisplayedEngine made = displayed(std::move(choice), display);
+  if (display >= 0) made.cuda_device = display;
   return made;
 }
 

@@ -29,10 +29,11 @@ DisplayedEngine make_displayed_engine(std::string_view backend, int device);
 
 /// choose_app_engine's engine (--devices; `option` names the flag given) with the filler that fits
 /// it. One device: make_displayed_engine(backend, device), the one-GPU app unchanged. Several: the
-/// display runs on `display_device` (one of the devices; default the first) and, until tiles of
-/// other GPUs are rendered where they run and copied over, every tile is read through
-/// Engine::read and uploaded from the host (blocking: a stopgap for several GPUs only). A display
-/// device that is not one of the devices is an InputError naming them.
+/// display runs on `display_device` (one of the devices; default the first): tiles of instances on
+/// it are drawn by interop as on one GPU, the others are rendered on their own GPU and copied over
+/// peer to peer, or through pinned host memory where two GPUs have no peer access
+/// (interop::MultiTileFiller; no host sync either way). A display device that is not one of the
+/// devices is an InputError naming them.
 DisplayedEngine make_displayed_engine(std::string_view backend, const DeviceList& devices,
                                       std::string_view option, std::optional<int> display_device);
 

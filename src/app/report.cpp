@@ -94,7 +94,8 @@ void write_report(const std::string& path, Engine& engine, const RunFigures& f) 
   o << "  \"timing_period\": " << engine.timing_period() << ",\n";
   const DisplayFigures& d = f.display;
   const auto measured = [](double v) { return v < 0 ? std::string("null") : num(v); };
-  // The path the frame loop names (interop or textbook) is how a CUDA engine's lattices reach the
+  // The path the frame loop names (interop, with "+peer" or "+host-staged" where tiles of other
+  // GPUs are copied to the display GPU, or textbook) is how a CUDA engine's lattices reach the
   // screen; any other engine's are on the host already and are uploaded, whatever was asked for.
   const std::string display_path = engine.backend() == "cuda" ? d.path : std::string(kHostUploadPath);
   // The display's cost per tile inside the frame loop: the render work's device time from the
@@ -102,7 +103,7 @@ void write_report(const std::string& path, Engine& engine, const RunFigures& f) 
   // the tiles. Not counted: the render stream's wait in the map for OpenGL to hand the textures
   // back (map_wait_ms), which overlaps the steps.
   double loop_ms_per_tile = -1;
-  if (f.frames > 0 && engine.size() > 0 && display_path == "interop") {
+  if (f.frames > 0 && engine.size() > 0 && display_path.starts_with("interop")) {
     double display_ms = 0;
     for (std::size_t i = 0; i < engine.size(); ++i) display_ms += engine.status(i).display_ms.mean;
     const double tiles = static_cast<double>(engine.size());

@@ -7,14 +7,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <string>
-#include <tuple>
 #include <utility>
 
-#include "core/error.hpp"
 #include "interop/display_graph.hpp"
 #include "interop/graphics_resource.hpp"
 #include "interop/map_wait.hpp"
+#include "interop/tile_atlas.hpp"
 #include "life_kernels.hpp"
 #include "render/host_filler.hpp"
 #include "sim/cuda_handles.hpp"
@@ -30,48 +28,11 @@ double ms_since(Clock::time_point start) {
 }
 
 /// What a tile keeps for interop: the events that order its render kernel against the render
-/// stream (its pixels go to the shared texture, CudaTileFiller::State::Atlas).
+/// stream (its pixels go to the shared texture, TileAtlas).
 struct InteropTile final : render::TileAttachment {
   cuda::Event rendered{cuda::Event::Create{}, false};
   cuda::Event handoff{cuda::Event::Create{}, true};  // see fill_streams
 };
-
-/// Places for tiles of these sizes in one texture: left to right on shelves `row_width` wide
-/// (wider where a tile is), each shelf as tall as its tallest tile. Returns the texture's size.
-std::pair<int, int> pack(const std::vector<std::pair<int, int>>& sizes, int row_width,
-                         std::vector<std::pair<int, int>>& places) {
-  places.clear();
-  int x = 0, y = 0, shelf = 0, width = 1;
-  for (const auto& [w, h] : sizes) {
-    if (x > 0 && x + w > row_width) {
-      x = 0;
-      y += shelf;
-      shelf = 0;
-    }
-    places.emplace_back(x, y);
-    x += w;
-    width = std::max(width, x);
-    shelf = std::max(shelf, h);
-  }
-  return {width, std::max(1, y + shelf)};
-}
-
-/// How the tile samples its lattice, in the render kernel's terms.
-kernels::TileView tile_view(const render::Tile& tile, const view::Placement& placement,
-                            const render::DisplayOptions& options, const render::Palette& palette) {
-  const render::Sampling smp =
-      render::tile_sampling(placement, options, tile.drawn == render::Tile::Drawn::device);
-  kernels::TileView tv;
-  tv.origin_x = smp.origin_x;
-  tv.origin_y = smp.origin_y;
-  tv.cells_per_pixel = smp.cells_per_pixel;
-  tv.grid_lines = smp.grid_lines;
-  tv.age_shading = smp.age_shading;
-  tv.live_rgba = palette.live;
-  tv.dead_rgba = palette.dead;
-  tv.grid_rgba = palette.grid;
-  return tv;
-}
 
 /// The tile's interop state. Every attachment of these tiles was made by CudaTileFiller::attach.
 InteropTile& interop_of(render::Tile& tile) { return static_cast<InteropTile&>(*tile.attachment); }
@@ -79,16 +40,6 @@ InteropTile& interop_of(render::Tile& tile) { return static_cast<InteropTile&>(*
 }  // namespace
 
 struct CudaTileFiller::State {
-  /// Every tile's pixels in one registered texture, each at its own place: one map per frame maps
-  /// one texture whatever the tile count. The map's cost goes with the textures mapped (64 tile
-  /// textures: ~2.8 ms per fill on an H200, bench/NOTES.md "The display as one texture").
-  struct Atlas {
-    render::GlTexture texture;  // declared first: destroyed after its registration
-    GraphicsResource resource;
-    Surface surface;
-    std::vector<std::pair<int, int>> sizes;   // the tiles' sizes it was packed for
-    std::vector<std::pair<int, int>> places;  // each tile's top-left texel
-  };
   cuda::Stream stream{cuda::Stream::Create{}};  // the render stream: maps, unmaps, waits
   cuda::Event mapped{cuda::Event::Create{}, false};
   cuda::Event rendered{cuda::Event::Create{}, false};  // stream mode graph: the display graph done
@@ -96,7 +47,7 @@ struct CudaTileFiller::State {
   std::vector<cudaGraphicsResource_t> resources;
   std::vector<RenderJob> jobs;
   DisplayGraphs graphs;
-  Atlas atlas;
+  TileAtlas atlas;
   cudaSurfaceObject_t surface = 0;  // over the atlas while it is mapped
   MapWaitTimer map_wait;
   double map_host_ms = 0;
@@ -118,7 +69,11 @@ std::unique_ptr<render::TileAttachment> CudaTileFiller::attach(const render::Til
 void CudaTileFiller::finish_writes() { CUDA_CHECK(cudaStreamSynchronize(state_->stream.get())); }
 
 render::InteropStats CudaTileFiller::interop_stats() const {
-  return {state_->map_wait.summary(), state_->map_host_ms, state_->unmap_host_ms};
+  render::InteropStats stats;
+  stats.map_wait_ms = state_->map_wait.summary();
+  stats.map_host_ms = state_->map_host_ms;
+  stats.unmap_host_ms = state_->unmap_host_ms;
+  return stats;
 }
 
 void CudaTileFiller::fill(render::Tiles tiles, const std::vector<view::Placement>& placements,
@@ -186,7 +141,7 @@ void CudaTileFiller::fill_interop(render::Tiles tiles, const std::vector<view::P
   const std::size_t n = std::min({tiles.size(), placements.size(), engine_.size()});
   if (n == 0) return;
   State& s = *state_;
-  State::Atlas& atlas = s.atlas;
+  TileAtlas& atlas = s.atlas;
   if (pack_atlas(tiles, n))
     for (std::size_t i = 0; i < n; ++i) tiles[i]->drawn = render::Tile::Drawn::never;  // no history
   // Pixels last written under write-discard are not promised to be there: start afresh.
@@ -222,33 +177,7 @@ void CudaTileFiller::fill_interop(render::Tiles tiles, const std::vector<view::P
 }
 
 bool CudaTileFiller::pack_atlas(render::Tiles tiles, std::size_t n) {
-  State& s = *state_;
-  State::Atlas& atlas = s.atlas;
-  // Every frame: compared in place, no allocation unless the layout changed.
-  bool same = atlas.resource && atlas.sizes.size() == n;
-  for (std::size_t i = 0; same && i < n; ++i)
-    same = atlas.sizes[i] == std::pair<int, int>(tiles[i]->width, tiles[i]->height);
-  if (same) return false;
-  std::vector<std::pair<int, int>> sizes;
-  for (std::size_t i = 0; i < n; ++i) sizes.emplace_back(tiles[i]->width, tiles[i]->height);
-  // Only when the layout changes: the last fill's kernels (the unmap waited for them) must be done
-  // before their texture goes.
-  CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
-  GLint max_size = 0;
-  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
-  std::vector<std::pair<int, int>> places;
-  auto [w, h] = pack(sizes, std::min(4096, static_cast<int>(max_size)), places);
-  if (h > max_size) std::tie(w, h) = pack(sizes, max_size, places);
-  if (w > max_size || h > max_size)
-    throw DeviceError("the tiles (" + std::to_string(n) + ") do not fit in one " + std::to_string(max_size) +
-                      "-pixel texture");
-  atlas.surface = Surface{};
-  atlas.resource = GraphicsResource{};
-  atlas.texture = render::make_rgba8_texture(w, h);
-  atlas.resource = GraphicsResource(atlas.texture.get());
-  atlas.sizes = std::move(sizes);
-  atlas.places = std::move(places);
-  return true;
+  return state_->atlas.fit(tiles, n, state_->stream.get());
 }
 
 void CudaTileFiller::fill_graph(render::Tiles tiles, const std::vector<view::Placement>& placements,

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -26,6 +27,10 @@ namespace ls::render {
 enum class DisplayPath { interop, textbook };
 std::string_view display_path_name(DisplayPath path);
 std::optional<DisplayPath> parse_display_path(std::string_view name);
+/// How the frame loop's tiles reach the screen, as the report and the panel name it: the path's
+/// name, and for interop with tiles of other GPUs, how those travel (InteropStats::remote_copy):
+/// "interop", "interop+peer", "interop+host-staged" or "textbook".
+std::string display_path_text(DisplayPath path, std::string_view remote_copy);
 
 /// What the scene asks of every tile beyond its view.
 struct DisplayOptions {
@@ -49,6 +54,10 @@ struct InteropStats {
                              // textures), from events read a few frames late without blocking
   double map_host_ms = 0;    // host time in the map calls so far, in total
   double unmap_host_ms = 0;  // likewise in the unmap calls
+  /// How tiles of instances on other GPUs reach the display GPU's texture: "" (none: one GPU, or
+  /// the CPU), "peer" (peer copies, or copies within one device) or "host-staged" (through pinned
+  /// host memory where two GPUs have no peer access). Names with static storage.
+  std::string_view remote_copy;
 };
 
 /// What a filler keeps beside one tile texture (interop: the texture's registration with CUDA).

@@ -17,6 +17,15 @@ std::string_view display_path_name(DisplayPath path) {
   return path == DisplayPath::interop ? "interop" : "textbook";
 }
 
+std::string display_path_text(DisplayPath path, std::string_view remote_copy) {
+  std::string text(display_path_name(path));
+  if (path == DisplayPath::interop && !remote_copy.empty()) {
+    text += '+';
+    text.append(remote_copy);
+  }
+  return text;
+}
+
 std::optional<DisplayPath> parse_display_path(std::string_view name) {
   if (name == "interop") return DisplayPath::interop;
   if (name == "textbook") return DisplayPath::textbook;

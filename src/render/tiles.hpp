@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/engine.hpp"
@@ -53,6 +54,8 @@ class TileRenderer {
   /// Interop: host time spent in the map and unmap calls so far, in total.
   double map_host_ms() const { return filler_->interop_stats().map_host_ms; }
   double unmap_host_ms() const { return filler_->interop_stats().unmap_host_ms; }
+  /// How tiles of other GPUs reach the display GPU (InteropStats::remote_copy; "" for none).
+  std::string_view remote_copy() const { return filler_->interop_stats().remote_copy; }
 
   /// Draws the tiles into the bound framebuffer (fb_width x fb_height pixels).
   void draw(const std::vector<view::Placement>& placements, int fb_width, int fb_height);

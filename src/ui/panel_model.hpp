@@ -54,6 +54,9 @@ struct PanelModel {
   double fps = 0;
   StatSummary cpu_frame_ms;
   std::uint64_t host_syncs_per_frame = 0;
+  /// How a CUDA engine's tiles reach the screen (render::display_path_text: "interop",
+  /// "interop+peer", "interop+host-staged" or "textbook"); empty: not known.
+  std::string display_path;
   // Where the tiles are drawn (notices go over them); empty: right of the panel, full height.
   Area tile_area;
   // Tile under the mouse (instance index), or -1.

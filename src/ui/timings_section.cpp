@@ -183,6 +183,18 @@ void draw_totals(const PanelModel& model) {
   total_label("backend", "The engine that runs the instances (the device is named at the top)");
   ImGui::TextUnformatted(model.backend.c_str());
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", model.device.c_str());
+  if (runs_on_gpu(model) && !model.display_path.empty()) {
+    total_label("display",
+                "How the tiles reach the screen. interop: drawn on the display GPU into its texture; "
+                "+peer: tiles of other GPUs drawn there and copied over peer to peer; +host-staged: "
+                "those GPUs have no peer access, so their tiles travel through pinned host memory "
+                "(asynchronously, slower); textbook: every lattice read to the host");
+    ImGui::PushStyleColor(ImGuiCol_Text, model.display_path.ends_with("host-staged")
+                                             ? colour::warn
+                                             : ImGui::GetColorU32(ImGuiCol_Text));
+    ImGui::TextUnformatted(model.display_path.c_str());
+    ImGui::PopStyleColor();
+  }
   ImGui::EndTable();
 }
 

@@ -1,0 +1,372 @@
+// multi_tile_filler.cpp — implements multi_tile_filler.hpp: one atlas on the display GPU, mapped
+// once per frame on its render stream; the display slot's tiles rendered into it as the one-GPU
+// filler renders them (cuda_tile_filler.cpp), every remote slot's tiles rendered on their own GPU
+// (that GPU current) and copied in on the render stream (remote_tile.hpp), then one unmap.
+#include "interop/multi_tile_filler.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include "cuda_check.hpp"
+#include "interop/display_graph.hpp"
+#include "interop/graphics_resource.hpp"
+#include "interop/map_wait.hpp"
+#include "interop/remote_tile.hpp"
+#include "interop/tile_atlas.hpp"
+#include "life_kernels.hpp"
+#include "multi/device_guard.hpp"
+#include "render/host_filler.hpp"
+#include "sim/cuda_handles.hpp"
+
+namespace ls::interop {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// What a tile keeps: the display GPU's events that order a display-slot render against the
+/// render stream (as the one-GPU filler's), and, while its instance runs on a remote slot, the
+/// buffers that bring its pixels over.
+struct MultiTile final : render::TileAttachment {
+  cuda::Event rendered{cuda::Event::Create{}, false};
+  cuda::Event handoff{cuda::Event::Create{}, true};  // see CudaTileFiller::fill_streams
+  std::unique_ptr<RemoteTile> remote;
+  std::size_t remote_slot = 0;
+};
+
+MultiTile& multi_of(render::Tile& tile) { return static_cast<MultiTile&>(*tile.attachment); }
+
+}  // namespace
+
+struct MultiTileFiller::State {
+  /// One slot: its engine and device, how its tiles reach the display, its display graphs (made
+  /// with its device current), and this frame's tiles of its instances.
+  struct Slot {
+    CudaEngine* engine = nullptr;
+    int device = 0;
+    RemoteCopy copy = RemoteCopy::peer;
+    std::unique_ptr<DisplayGraphs> graphs;
+    std::vector<std::size_t> tiles;  // this frame's tile indices of the slot's instances
+  };
+  // The display GPU's: made with it current (the constructor's guard).
+  cuda::Stream stream{cuda::Stream::Create{}};  // the render stream: maps, copies in, unmaps
+  cuda::Event mapped{cuda::Event::Create{}, false};
+  cuda::Event rendered{cuda::Event::Create{}, false};  // stream mode graph: the display graph done
+  cuda::Event handoff{cuda::Event::Create{}, true};
+  TileAtlas atlas;
+  cudaArray_t array = nullptr;      // the atlas's array while it is mapped
+  cudaSurfaceObject_t surface = 0;  // over it
+  MapWaitTimer map_wait;
+  double map_host_ms = 0;
+  double unmap_host_ms = 0;
+  std::vector<cudaGraphicsResource_t> resources;
+  std::vector<RenderJob> jobs;
+  std::vector<InstancePlace> places;
+  std::vector<Slot> slots;
+  std::size_t display_slot = 0;
+  int display_device = 0;
+  InstancePlaces place_of;
+  std::string_view remote_copy;
+};
+
+MultiTileFiller::MultiTileFiller(Engine& engine, std::vector<CudaEngine*> slots, std::size_t display_slot,
+                                 InstancePlaces places)
+    : engine_(engine) {
+  const int display = slots.at(display_slot)->device();
+  {
+    multi::DeviceGuard on(display);
+    state_ = std::make_unique<State>();
+  }
+  State& s = *state_;
+  s.display_slot = display_slot;
+  s.display_device = display;
+  s.place_of = std::move(places);
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    State::Slot slot;
+    slot.engine = slots[i];
+    slot.device = slots[i]->device();
+    multi::DeviceGuard on(slot.device);
+    slot.graphs = std::make_unique<DisplayGraphs>();
+    if (i != display_slot) {
+      slot.copy = open_remote_copy(slot.device, display);
+      if (s.remote_copy.empty() || slot.copy == RemoteCopy::host_staged)
+        s.remote_copy = remote_copy_name(slot.copy);
+    }
+    s.slots.push_back(std::move(slot));
+  }
+}
+
+MultiTileFiller::~MultiTileFiller() {
+  // Its stream may still order render work and copies behind tiles' events.
+  cudaStreamSynchronize(state_->stream.get());
+}
+
+std::unique_ptr<render::TileAttachment> MultiTileFiller::attach(const render::Tile& tile) {
+  (void)tile;
+  multi::DeviceGuard on(state_->display_device);  // its events order display-GPU streams
+  return std::make_unique<MultiTile>();
+}
+
+void MultiTileFiller::finish_writes() { CUDA_CHECK(cudaStreamSynchronize(state_->stream.get())); }
+
+std::string_view MultiTileFiller::remote_copy() const { return state_->remote_copy; }
+
+render::InteropStats MultiTileFiller::interop_stats() const {
+  render::InteropStats stats;
+  stats.map_wait_ms = state_->map_wait.summary();
+  stats.map_host_ms = state_->map_host_ms;
+  stats.unmap_host_ms = state_->unmap_host_ms;
+  stats.remote_copy = state_->remote_copy;
+  return stats;
+}
+
+void MultiTileFiller::fill(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                           const render::DisplayOptions& options, const render::Palette& palette,
+                           render::DisplayPath path) {
+  if (path == render::DisplayPath::textbook)
+    fill_textbook(tiles, placements, options, palette);
+  else
+    fill_interop(tiles, placements, options, palette, true);
+}
+
+render::DisplayCost MultiTileFiller::measure(render::Tiles tiles,
+                                             const std::vector<view::Placement>& placements,
+                                             const render::DisplayOptions& options,
+                                             const render::Palette& palette, render::DisplayPath path,
+                                             double min_seconds, int max_frames) {
+  render::DisplayCost cost;
+  const std::size_t n = std::min({tiles.size(), placements.size(), engine_.size()});
+  if (n == 0) return cost;
+  auto fill_once = [&] {
+    if (path == render::DisplayPath::textbook)
+      fill_textbook(tiles, placements, options, palette);
+    else
+      fill_interop(tiles, placements, options, palette, false);
+  };
+  auto drain = [&] {
+    // The render stream waited for every remote render and copy of the fill.
+    CUDA_CHECK(cudaStreamSynchronize(state_->stream.get()));
+    glFinish();
+  };
+  engine_.finish();
+  drain();
+  fill_once();  // warm-up: first maps, first launches, remote buffers, host buffers
+  drain();
+  const double map_before = state_->map_host_ms, unmap_before = state_->unmap_host_ms;
+  const auto start = Clock::now();
+  int frames = 0;
+  do {
+    fill_once();
+    ++frames;
+  } while (frames < max_frames && std::chrono::duration<double>(Clock::now() - start).count() < min_seconds);
+  drain();
+  const double ms = ms_since(start);
+  cost.tiles = static_cast<int>(n);
+  cost.frames = frames;
+  cost.ms_per_frame = ms / frames;
+  cost.ms_per_tile = cost.ms_per_frame / static_cast<double>(n);
+  cost.map_host_ms = (state_->map_host_ms - map_before) / frames;
+  cost.unmap_host_ms = (state_->unmap_host_ms - unmap_before) / frames;
+  return cost;
+}
+
+void MultiTileFiller::fill_textbook(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                                    const render::DisplayOptions& options, const render::Palette& palette) {
+  const std::size_t n = std::min({tiles.size(), placements.size(), engine_.size()});
+  // Blocking host copies: the path interop is measured against, never the frame loop's default.
+  for (std::size_t i = 0; i < n; ++i)
+    render::upload_host_pixels(*tiles[i], engine_.read(i), placements[i], options, palette);
+}
+
+void MultiTileFiller::fill_interop(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                                   const render::DisplayOptions& options, const render::Palette& palette,
+                                   bool timed) {
+  const std::size_t n = std::min({tiles.size(), placements.size(), engine_.size()});
+  if (n == 0) return;
+  State& s = *state_;
+  multi::DeviceGuard on_display(s.display_device);  // the map, the copies in, the unmap
+  TileAtlas& atlas = s.atlas;
+  if (atlas.fit(tiles, n, s.stream.get()))
+    for (std::size_t i = 0; i < n; ++i) tiles[i]->drawn = render::Tile::Drawn::never;  // no history
+  if (atlas.resource.set_write_discard(!options.age_shading) && options.age_shading)
+    for (std::size_t i = 0; i < n; ++i) tiles[i]->drawn = render::Tile::Drawn::never;
+  // Each slot's tiles this frame, in tile order (no allocation once the vectors have grown).
+  s.place_of(n, s.places);
+  for (State::Slot& slot : s.slots) slot.tiles.clear();
+  for (std::size_t i = 0; i < n; ++i) s.slots.at(s.places[i].slot).tiles.push_back(i);
+
+  s.resources.assign(1, atlas.resource.get());
+  const cudaStream_t stream = s.stream.get();
+  MapWaitTimer::Slot* wait = timed ? s.map_wait.begin(stream) : nullptr;
+  const auto map_start = Clock::now();
+  CUDA_CHECK(cudaGraphicsMapResources(1, s.resources.data(), stream));
+  s.map_host_ms += ms_since(map_start);
+  MapWaitTimer::end(wait, stream);
+  s.mapped.record(stream);
+  CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&s.array, atlas.resource.get(), 0, 0));
+  s.surface = atlas.surface.get(s.array);
+  for (std::size_t i = 0; i < n; ++i) {
+    render::Tile& tile = *tiles[i];
+    tile.source = atlas.texture.get();
+    tile.source_x = atlas.places[i].first;
+    tile.source_y = atlas.places[i].second;
+  }
+  // Remote slots first: their renders run on their GPUs while the display slot's are enqueued.
+  for (std::size_t slot = 0; slot < s.slots.size(); ++slot)
+    if (slot != s.display_slot && !s.slots[slot].tiles.empty())
+      fill_remote_slot(slot, tiles, placements, options, palette, timed);
+  if (!s.slots[s.display_slot].tiles.empty()) fill_display_slot(tiles, placements, options, palette, timed);
+  // The remote tiles' pixels into the atlas, each after its GPU's render (events, no host wait).
+  for (std::size_t slot = 0; slot < s.slots.size(); ++slot) {
+    if (slot == s.display_slot) continue;
+    for (const std::size_t i : s.slots[slot].tiles)
+      multi_of(*tiles[i]).remote->place(s.array, tiles[i]->source_x, tiles[i]->source_y, stream);
+  }
+  const auto unmap_start = Clock::now();
+  CUDA_CHECK(cudaGraphicsUnmapResources(1, s.resources.data(), stream));
+  s.unmap_host_ms += ms_since(unmap_start);
+  s.array = nullptr;
+}
+
+void MultiTileFiller::fill_display_slot(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                                        const render::DisplayOptions& options, const render::Palette& palette,
+                                        bool timed) {
+  // As CudaTileFiller::fill_streams and fill_graph, with the slot's own instance indices.
+  State& s = *state_;
+  State::Slot& slot = s.slots[s.display_slot];
+  CudaEngine& engine = *slot.engine;
+  const cudaStream_t stream = s.stream.get();
+  for (const std::size_t i : slot.tiles) {
+    // A tile that came from a remote slot keeps no remote buffers (a layout change: may wait).
+    MultiTile& mt = multi_of(*tiles[i]);
+    if (mt.remote) {
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      mt.remote.reset();
+    }
+  }
+  if (engine.stream_mode() == StreamMode::graph) {
+    s.jobs.clear();
+    for (const std::size_t i : slot.tiles) {
+      render::Tile& tile = *tiles[i];
+      const std::size_t local = s.places[i].local;
+      const DeviceLatticeView v = engine.device_view(local);
+      RenderJob job;
+      job.layout = v.layout;
+      job.cells = v.cells;
+      job.width = v.width;
+      job.height = v.height;
+      job.surface = s.surface;
+      job.tex_width = tile.width;
+      job.tex_height = tile.height;
+      job.view = tile_view(tile, placements[i], options, palette);
+      job.view.surface_x = tile.source_x;
+      job.view.surface_y = tile.source_y;
+      job.stamps = timed ? engine.claim_display_stamps(local) : nullptr;
+      s.jobs.push_back(job);
+      tile.drawn = render::Tile::Drawn::device;
+    }
+    const cudaStream_t frame = engine.device_view(s.places[slot.tiles.front()].local).stream;
+    CUDA_CHECK(cudaStreamWaitEvent(frame, s.mapped.get(), 0));
+    s.handoff.record(frame);
+    slot.graphs->launch(s.jobs, frame);
+    if (timed) engine.display_enqueued(frame);
+    s.rendered.record(frame);
+    CUDA_CHECK(cudaStreamWaitEvent(stream, s.rendered.get(), 0));
+    return;
+  }
+  for (const std::size_t i : slot.tiles) {
+    render::Tile& tile = *tiles[i];
+    MultiTile& mt = multi_of(tile);
+    const std::size_t local = s.places[i].local;
+    const DeviceLatticeView v = engine.device_view(local);
+    kernels::TileView tv = tile_view(tile, placements[i], options, palette);
+    tv.surface_x = tile.source_x;
+    tv.surface_y = tile.source_y;
+    CUDA_CHECK(cudaStreamWaitEvent(v.stream, s.mapped.get(), 0));
+    const bool bracketed = timed && engine.begin_display(local);
+    if (!bracketed) mt.handoff.record(v.stream);
+    kernels::launch_render_tile(v.layout, v.cells, v.width, v.height, s.surface, tile.width, tile.height, tv,
+                                v.stream);
+    if (bracketed) engine.end_display(local);
+    mt.rendered.record(v.stream);
+    tile.drawn = render::Tile::Drawn::device;
+    CUDA_CHECK(cudaStreamWaitEvent(stream, mt.rendered.get(), 0));
+  }
+}
+
+void MultiTileFiller::fill_remote_slot(std::size_t slot_index, render::Tiles tiles,
+                                       const std::vector<view::Placement>& placements,
+                                       const render::DisplayOptions& options, const render::Palette& palette,
+                                       bool timed) {
+  State& s = *state_;
+  State::Slot& slot = s.slots[slot_index];
+  CudaEngine& engine = *slot.engine;
+  // Buffers for tiles new to this slot or resized: a layout change, the only time this waits (for
+  // the last frame's copies out of the buffers it replaces).
+  bool synced = false;
+  for (const std::size_t i : slot.tiles) {
+    render::Tile& tile = *tiles[i];
+    MultiTile& mt = multi_of(tile);
+    if (mt.remote && mt.remote_slot == slot_index && mt.remote->width() == tile.width &&
+        mt.remote->height() == tile.height)
+      continue;
+    if (mt.remote && !synced) {
+      CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
+      synced = true;
+    }
+    mt.remote.reset();
+    mt.remote =
+        std::make_unique<RemoteTile>(slot.device, s.display_device, slot.copy, tile.width, tile.height);
+    mt.remote_slot = slot_index;
+    tile.drawn = render::Tile::Drawn::never;  // its new array holds no last frame to fade from
+  }
+  // Everything below is enqueued with the slot's GPU current.
+  multi::DeviceGuard on(slot.device);
+  if (engine.stream_mode() == StreamMode::graph) {
+    s.jobs.clear();
+    for (const std::size_t i : slot.tiles) {
+      render::Tile& tile = *tiles[i];
+      const std::size_t local = s.places[i].local;
+      const DeviceLatticeView v = engine.device_view(local);
+      RenderJob job;
+      job.layout = v.layout;
+      job.cells = v.cells;
+      job.width = v.width;
+      job.height = v.height;
+      job.surface = multi_of(tile).remote->surface();
+      job.tex_width = tile.width;
+      job.tex_height = tile.height;
+      job.view = tile_view(tile, placements[i], options, palette);
+      job.stamps = timed ? engine.claim_display_stamps(local) : nullptr;
+      s.jobs.push_back(job);
+      tile.drawn = render::Tile::Drawn::device;
+    }
+    const cudaStream_t frame = engine.device_view(s.places[slot.tiles.front()].local).stream;
+    for (const std::size_t i : slot.tiles) multi_of(*tiles[i]).remote->before_render(frame);
+    slot.graphs->launch(s.jobs, frame);
+    if (timed) engine.display_enqueued(frame);
+    for (const std::size_t i : slot.tiles) multi_of(*tiles[i]).remote->after_render(frame);
+    return;
+  }
+  for (const std::size_t i : slot.tiles) {
+    render::Tile& tile = *tiles[i];
+    RemoteTile& remote = *multi_of(tile).remote;
+    const std::size_t local = s.places[i].local;
+    const DeviceLatticeView v = engine.device_view(local);
+    const kernels::TileView tv = tile_view(tile, placements[i], options, palette);
+    remote.before_render(v.stream);
+    // Bracketed as on the display GPU, so the remote render shows in its GPU's timeline rows.
+    const bool bracketed = timed && engine.begin_display(local);
+    kernels::launch_render_tile(v.layout, v.cells, v.width, v.height, remote.surface(), tile.width,
+                                tile.height, tv, v.stream);
+    if (bracketed) engine.end_display(local);
+    remote.after_render(v.stream);
+    tile.drawn = render::Tile::Drawn::device;
+  }
+}
+
+}  // namespace ls::interop

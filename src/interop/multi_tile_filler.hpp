@@ -1,0 +1,72 @@
+// multi_tile_filler.hpp — the TileFiller of an engine whose instances run on several GPUs
+// (multi::MultiEngine with one CudaEngine per slot): every tile is drawn into one shared texture on
+// the display GPU, mapped once per frame. Tiles of the display slot's instances go exactly as on
+// one GPU (render kernels on the instances' streams into the mapped atlas, or one display graph in
+// stream mode graph); every other slot's tiles are drawn where their instances run and copied over
+// (remote_tile.hpp), ordered by events, the host waiting for no GPU.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "render/tile_filler.hpp"
+#include "sim/cuda_engine.hpp"
+
+namespace ls::interop {
+
+/// Where instance `index` of the several-GPU engine runs: its slot and its index in that slot's
+/// engine.
+struct InstancePlace {
+  std::size_t slot = 0;
+  std::size_t local = 0;
+};
+/// The places of instances 0..n-1 into `out` (resized to n), once per fill.
+using InstancePlaces = std::function<void(std::size_t n, std::vector<InstancePlace>& out)>;
+
+class MultiTileFiller final : public render::TileFiller {
+ public:
+  /// `engine`: the several-GPU engine (its size, read() for the textbook path, finish()).
+  /// `slots`: each slot's CUDA engine, in slot order (all must outlive the filler). A slot other
+  /// than `display_slot` is remote even where its device is the display's (two test slots of one
+  /// GPU: the copy is then within one device). `places`: where each instance runs. Makes the
+  /// display GPU's render stream and opens the remote copies (peer access) at once; touches no GL
+  /// until tiles are made.
+  MultiTileFiller(Engine& engine, std::vector<CudaEngine*> slots, std::size_t display_slot,
+                  InstancePlaces places);
+  ~MultiTileFiller() override;
+
+  std::unique_ptr<render::TileAttachment> attach(const render::Tile& tile) override;
+  /// Waits for the display's render stream, whose copies waited for every remote render.
+  void finish_writes() override;
+  void fill(render::Tiles tiles, const std::vector<view::Placement>& placements,
+            const render::DisplayOptions& options, const render::Palette& palette,
+            render::DisplayPath path) override;
+  render::DisplayCost measure(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                              const render::DisplayOptions& options, const render::Palette& palette,
+                              render::DisplayPath path, double min_seconds, int max_frames) override;
+  render::InteropStats interop_stats() const override;
+
+  /// How remote tiles travel: "host-staged" when any remote slot's GPU has no peer access to the
+  /// display GPU, else "peer" ("" with no remote slot).
+  std::string_view remote_copy() const;
+
+ private:
+  struct State;
+  void fill_interop(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                    const render::DisplayOptions& options, const render::Palette& palette, bool timed);
+  void fill_display_slot(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                         const render::DisplayOptions& options, const render::Palette& palette, bool timed);
+  void fill_remote_slot(std::size_t slot, render::Tiles tiles, const std::vector<view::Placement>& placements,
+                        const render::DisplayOptions& options, const render::Palette& palette, bool timed);
+  void fill_textbook(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                     const render::DisplayOptions& options, const render::Palette& palette);
+
+  Engine& engine_;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace ls::interop

@@ -1,0 +1,153 @@
+// remote_tile.cpp — implements remote_tile.hpp.
+#include "interop/remote_tile.hpp"
+
+#include <cstddef>
+#include <utility>
+
+#include "cuda_check.hpp"
+#include "interop/graphics_resource.hpp"
+#include "multi/device_guard.hpp"
+#include "sim/cuda_handles.hpp"
+
+namespace ls::interop {
+namespace {
+
+/// A CUDA array of RGBA8 texels the render kernel can write through a surface; freed in the
+/// destructor (its device current, RemoteTile's destructor sees to it).
+class PixelArray {
+ public:
+  PixelArray(int width, int height) {
+    const cudaChannelFormatDesc desc = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
+    CUDA_CHECK(cudaMallocArray(&array_, &desc, static_cast<std::size_t>(width),
+                               static_cast<std::size_t>(height), cudaArraySurfaceLoadStore));
+  }
+  ~PixelArray() {
+    if (array_) cudaFreeArray(array_);
+  }
+  PixelArray(const PixelArray&) = delete;
+  PixelArray& operator=(const PixelArray&) = delete;
+  cudaArray_t get() const { return array_; }
+
+ private:
+  cudaArray_t array_ = nullptr;
+};
+
+cuda::Event ordering_event() { return cuda::Event(cuda::Event::Create{}, /*timing=*/false); }
+
+}  // namespace
+
+struct RemoteTile::RemoteSide {
+  RemoteSide(int width, int height, RemoteCopy copy) : array(width, height) {
+    const std::size_t bytes = static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4;
+    if (copy == RemoteCopy::peer)
+      outbox = cuda::DeviceBuffer(bytes);
+    else
+      pinned = cuda::PinnedBuffer(bytes);
+    surface_object = surface.get(array.get());
+  }
+  PixelArray array;
+  Surface surface;  // declared after the array: destroyed before it
+  cudaSurfaceObject_t surface_object = 0;
+  cuda::DeviceBuffer outbox;  // peer
+  cuda::PinnedBuffer pinned;  // host_staged
+  cuda::Event rendered = ordering_event();
+};
+
+struct RemoteTile::DisplaySide {
+  DisplaySide(int width, int height, RemoteCopy copy) {
+    if (copy == RemoteCopy::peer)
+      staging = cuda::DeviceBuffer(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4);
+  }
+  cuda::DeviceBuffer staging;  // peer
+  cuda::Event copied = ordering_event();
+};
+
+std::string_view remote_copy_name(RemoteCopy copy) {
+  return copy == RemoteCopy::peer ? "peer" : "host-staged";
+}
+
+RemoteCopy open_remote_copy(int remote, int display) {
+  if (remote == display) return RemoteCopy::peer;
+  int can = 0;
+  CUDA_CHECK(cudaDeviceCanAccessPeer(&can, display, remote));
+  if (!can) return RemoteCopy::host_staged;
+  // The display's stream copies, so the display's context maps the remote GPU's memory.
+  multi::DeviceGuard on_display(display);
+  const cudaError_t err = cudaDeviceEnablePeerAccess(remote, 0);
+  if (err == cudaErrorPeerAccessAlreadyEnabled)
+    cudaGetLastError();
+  else
+    CUDA_CHECK(err);
+  return RemoteCopy::peer;
+}
+
+RemoteTile::RemoteTile(int remote, int display, RemoteCopy copy, int width, int height)
+    : remote_(remote), display_(display), copy_(copy), width_(width), height_(height) {
+  {
+    multi::DeviceGuard on(remote);
+    remote_side_ = std::make_unique<RemoteSide>(width, height, copy);
+  }
+  try {
+    multi::DeviceGuard on(display);
+    display_side_ = std::make_unique<DisplaySide>(width, height, copy);
+  } catch (...) {
+    multi::DeviceGuard on(remote);
+    remote_side_.reset();
+    throw;
+  }
+}
+
+RemoteTile::~RemoteTile() {
+  // Each side's memory and events freed with its own device current. The filler's writes are
+  // finished before a tile goes (TileFiller::finish_writes), so nothing still uses them.
+  try {
+    {
+      multi::DeviceGuard on(remote_);
+      remote_side_.reset();
+    }
+    multi::DeviceGuard on(display_);
+    display_side_.reset();
+  } catch (...) {
+  }
+}
+
+cudaSurfaceObject_t RemoteTile::surface() const { return remote_side_->surface_object; }
+
+void RemoteTile::before_render(cudaStream_t stream) {
+  CUDA_CHECK(cudaStreamWaitEvent(stream, display_side_->copied.get(), 0));
+}
+
+void RemoteTile::after_render(cudaStream_t stream) {
+  RemoteSide& r = *remote_side_;
+  const std::size_t row = static_cast<std::size_t>(width_) * 4;
+  const std::size_t rows = static_cast<std::size_t>(height_);
+  if (copy_ == RemoteCopy::peer) {
+    CUDA_CHECK(cudaMemcpy2DFromArrayAsync(r.outbox.get(), row, r.array.get(), 0, 0, row, rows,
+                                          cudaMemcpyDeviceToDevice, stream));
+  } else {
+    CUDA_CHECK(cudaMemcpy2DFromArrayAsync(r.pinned.get(), row, r.array.get(), 0, 0, row, rows,
+                                          cudaMemcpyDeviceToHost, stream));
+  }
+  r.rendered.record(stream);
+}
+
+void RemoteTile::place(cudaArray_t atlas, int x, int y, cudaStream_t stream) {
+  RemoteSide& r = *remote_side_;
+  DisplaySide& d = *display_side_;
+  const std::size_t row = static_cast<std::size_t>(width_) * 4;
+  const std::size_t rows = static_cast<std::size_t>(height_);
+  const std::size_t x_bytes = static_cast<std::size_t>(x) * 4;
+  const std::size_t y_rows = static_cast<std::size_t>(y);
+  CUDA_CHECK(cudaStreamWaitEvent(stream, r.rendered.get(), 0));
+  if (copy_ == RemoteCopy::peer) {
+    CUDA_CHECK(cudaMemcpyPeerAsync(d.staging.get(), display_, r.outbox.get(), remote_, row * rows, stream));
+    CUDA_CHECK(cudaMemcpy2DToArrayAsync(atlas, x_bytes, y_rows, d.staging.get(), row, row, rows,
+                                        cudaMemcpyDeviceToDevice, stream));
+  } else {
+    CUDA_CHECK(cudaMemcpy2DToArrayAsync(atlas, x_bytes, y_rows, r.pinned.get(), row, row, rows,
+                                        cudaMemcpyHostToDevice, stream));
+  }
+  d.copied.record(stream);
+}
+
+}  // namespace ls::interop

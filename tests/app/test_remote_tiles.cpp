@@ -1,0 +1,199 @@
+// test_remote_tiles.cpp — tiles of instances on another GPU than the display's (issue 12,
+// "Display"): rendered where they run, copied over by events, they show the very pixels the
+// one-GPU path draws for the same state, frame after frame while stepping, in every stream mode
+// and with age shading; the run makes no host sync per frame and the report names the path. On
+// one GPU through two MultiEngine slots of device 0 (the copy is then within one device, with all
+// the ordering of two); with two GPUs, also across them. Skipped without a CUDA device.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "app_test_util.hpp"
+#include "core/engine.hpp"
+#include "core/error.hpp"
+#include "interop/cuda_tile_filler.hpp"
+#include "interop/multi_tile_filler.hpp"
+#include "multi/multi_engine.hpp"
+#include "render/headless.hpp"
+#include "render/paths.hpp"
+#include "render/tiles.hpp"
+#include "sim/cuda_engine.hpp"
+#include "view/view.hpp"
+
+namespace ls::test {
+namespace {
+
+/// A tile's pixels where its filler drew them last (the shared atlas at its place), row 0 first.
+std::vector<std::uint32_t> shown_pixels(const render::Tile& tile) {
+  std::vector<std::uint32_t> pixels(static_cast<std::size_t>(tile.width) * tile.height);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  const GLuint texture = tile.source ? tile.source : tile.texture.get();
+  glGetTextureSubImage(texture, 0, tile.source_x, tile.source_y, 0, tile.width, tile.height, 1, GL_RGBA,
+                       GL_UNSIGNED_BYTE, static_cast<GLsizei>(pixels.size() * 4), pixels.data());
+  return pixels;
+}
+
+/// A MultiEngine over CudaEngines on `devices` (a device may repeat) and those engines.
+struct Slots {
+  std::unique_ptr<multi::MultiEngine> engine;
+  std::vector<CudaEngine*> cuda;
+};
+Slots cuda_slots(const std::vector<int>& devices) {
+  Slots out;
+  std::vector<multi::DeviceSlot> slots;
+  for (const int d : devices) {
+    const auto make_current = [d] {
+      if (cudaSetDevice(d) != cudaSuccess)
+        throw DeviceError("cudaSetDevice(" + std::to_string(d) + ") failed");
+    };
+    make_current();
+    auto cuda = std::make_unique<CudaEngine>(d);
+    out.cuda.push_back(cuda.get());
+    slots.push_back(multi::DeviceSlot{d, std::move(cuda), make_current});
+  }
+  out.engine = std::make_unique<multi::MultiEngine>(std::move(slots), multi::RepeatedDevicesForTests{});
+  return out;
+}
+
+/// Instance places as the app's factory counts them (no moves in these tests).
+interop::InstancePlaces places_of(multi::MultiEngine& engine) {
+  return [&engine](std::size_t n, std::vector<interop::InstancePlace>& out) {
+    out.resize(n);
+    std::vector<std::size_t> counts(engine.slots(), 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t slot = engine.slot_of(i);
+      out[i] = {slot, counts[slot]++};
+    }
+  };
+}
+
+/// Four tiles: the whole lattice, zoomed in to 6 pixels per cell (grid lines), zoomed out past
+/// 32 samples per axis, and zoomed in a little.
+std::vector<view::Placement> four_tiles(int cells) {
+  const auto rects = view::layout_tiles(view::Rect{0, 0, 640, 360}, 4, cells, cells);
+  std::vector<view::Placement> out;
+  const double zooms[4] = {0, 6, 0.02, 2};
+  for (std::size_t i = 0; i < rects.size(); ++i) {
+    view::View v;
+    if (zooms[i] > 0) view::set_zoom(v, rects[i], cells, cells, zooms[i]);
+    out.push_back(view::place(v, rects[i], cells, cells));
+  }
+  return out;
+}
+
+// Instances 1 and 3 run on slot 1, not the display's: their tiles, rendered there and copied into
+// the display's texture, equal the one-GPU path's cell for cell at every frame while stepping.
+TEST(RemoteTiles, ShowThePixelsTheOneGpuPathDrawsWhileStepping) {
+  std::string why;
+  if (cuda_device_count(&why) == 0) GTEST_SKIP() << "no usable CUDA device: " << why;
+  std::vector<std::vector<int>> layouts = {{0, 0}};
+  if (cuda_device_count() >= 2) layouts.push_back({0, 1});
+  render::HeadlessContext context(0);
+  const int cells = 2048;
+  const auto placements = four_tiles(cells);
+  const render::Palette palette;
+  const Variant variants[4] = {Variant::bitpacked, Variant::shared, Variant::iterate, Variant::global};
+  for (const auto& devices : layouts) {
+    for (const StreamMode mode : {StreamMode::per_instance, StreamMode::shared, StreamMode::graph}) {
+      for (const bool age : {false, true}) {
+        SCOPED_TRACE("slots on GPUs " + device_list_text(devices) + ", " +
+                     std::string(stream_mode_name(mode)) + (age ? ", age shading" : ""));
+        CudaEngine one(0);
+        Slots several = cuda_slots(devices);
+        for (std::size_t i = 0; i < 4; ++i) {
+          InstanceSpec spec;
+          spec.width = spec.height = cells;
+          spec.variant = variants[i];
+          spec.generations_per_launch = 4;
+          spec.init = RandomInit{0.3, 11 + i};
+          one.add(spec);
+          several.engine->add_on(spec, i % 2);
+        }
+        one.set_stream_mode(mode);
+        several.engine->set_stream_mode(mode);
+        render::TileRenderer one_renderer(render::find_data_dir("shaders"),
+                                          std::make_unique<interop::CudaTileFiller>(one));
+        auto filler = std::make_unique<interop::MultiTileFiller>(*several.engine, several.cuda, 0,
+                                                                 places_of(*several.engine));
+        int peer = 1;
+        if (devices[0] != devices[1]) {
+          ASSERT_EQ(cudaDeviceCanAccessPeer(&peer, devices[0], devices[1]), cudaSuccess);
+        }
+        EXPECT_EQ(filler->remote_copy(), peer ? "peer" : "host-staged");
+        render::TileRenderer several_renderer(render::find_data_dir("shaders"), std::move(filler));
+        const render::DisplayOptions options{true, age};
+        std::vector<std::uint32_t> last_remote;
+        int remote_changes = 0;
+        for (int frame = 0; frame < 8; ++frame) {
+          one.step(1);
+          several.engine->step(1);
+          EXPECT_EQ(several.engine->host_syncs_in_last_step(), 0u);
+          one_renderer.update(placements, options, palette);
+          several_renderer.update(placements, options, palette);
+          for (std::size_t i = 0; i < 4; ++i) {
+            const auto want = shown_pixels(*one_renderer.tiles()[i]);
+            const auto got = shown_pixels(*several_renderer.tiles()[i]);
+            EXPECT_EQ(got, want) << "frame " << frame << ", tile " << i << " (slot " << i % 2 << ")";
+            if (i == 1) {
+              remote_changes += !last_remote.empty() && got != last_remote;
+              last_remote = got;
+            }
+          }
+        }
+        EXPECT_GT(remote_changes, 4) << "the remote tile showed the soup evolving";
+        several.engine->finish();
+        // The remote renders were timed on their own GPU's rows like any display work.
+        EXPECT_GT(several.engine->status(1).display_ms.samples, 0);
+        EXPECT_GT(several.engine->status(3).display_ms.samples, 0);
+      }
+    }
+  }
+}
+
+bool have_cuda(const ScratchDir& dir) {
+  return shell(dir, quoted_app() + " run --backend cuda --width 32 --height 32 --generations 0") == 0;
+}
+
+// The whole app with two slots on one GPU (the test hook): the screenshot equals a one-GPU run's
+// below the labels, the report names the path "interop+peer" and counts no host sync per frame.
+TEST(RemoteTiles, AppOnTwoSlotsShowsWhatOneGpuShowsWithoutHostSyncs) {
+  ScratchDir dir;
+  if (!have_cuda(dir)) GTEST_SKIP() << "no usable CUDA device: " << dir.read("out.txt");
+  dir.write("views.script",
+            "panel off\nsize 2048 2048\ninstances 4\nzoom 1 4\nzoom 3 0.3\nframes 6\nscreenshot views.png\n"
+            "quit\n");
+  for (const char* slots : {"1", "2"}) {
+    ASSERT_EQ(shell(dir, std::string("LIFESTREAMS_TEST_SLOTS_PER_GPU=") + slots + " " + quoted_app() +
+                             " --headless --backend cuda --size 960x540 --script views.script --report r" +
+                             slots + ".json && mv views.png slots" + slots + ".png"),
+              0)
+        << dir.read("out.txt");
+  }
+  const Png one = load_png(dir.file("slots1.png"));
+  const Png two = load_png(dir.file("slots2.png"));
+  ASSERT_TRUE(one.ok() && two.ok());
+  const auto rects = view::layout_tiles(view::Rect{0, 0, 960, 540}, 4, 2048, 2048);
+  ASSERT_EQ(rects.size(), 4u);
+  for (std::size_t t = 0; t < rects.size(); ++t) {
+    const view::Rect& r = rects[t];
+    int differ = 0;
+    for (int y = r.y + 48; y < r.y + r.h; ++y)
+      for (int x = r.x; x < r.x + r.w; ++x) differ += one.at(x, y) != two.at(x, y);
+    EXPECT_EQ(differ, 0) << "tile " << t;
+  }
+  const std::string r1 = dir.read("r1.json"), r2 = dir.read("r2.json");
+  EXPECT_NE(r1.find("\"display\": {\"path\": \"interop\""), std::string::npos) << r1;
+  EXPECT_NE(r2.find("\"display\": {\"path\": \"interop+peer\""), std::string::npos) << r2;
+  EXPECT_NE(r2.find("\"host_syncs_per_frame\": 0,"), std::string::npos) << r2;
+  const std::regex loop("\"loop_ms_per_tile\": ([0-9.e+-]+)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r2, m, loop)) << r2;
+  EXPECT_GT(std::stod(m[1]), 0);
+}
+
+}  // namespace
+}  // namespace ls::test
