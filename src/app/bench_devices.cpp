@@ -23,7 +23,7 @@
 #include "core/error.hpp"
 #include "cuda_check.hpp"
 #include "multi/device_guard.hpp"
-#include "multi/device_workers.hpp"
+#include "multi/multi_engine.hpp"
 #include "multi/split_engine.hpp"
 #include "sim/cuda_engine.hpp"
 
@@ -46,7 +46,7 @@ constexpr int kDefaultSpreadPerGpu = 64;  // the app's instance limit per GPU
 constexpr int kMaxTestBands = 8;
 
 // spread_one_thread: the spread rows' instances enqueued by the calling thread alone, GPU after GPU
-// each frame (what a frame loop without per-GPU threads does), against one thread per GPU.
+// each frame (multi::SlotEnqueue::calling_thread), against one thread per GPU (per_slot_threads).
 enum class Layout { split, spread, spread_one_thread };
 
 std::string_view layout_name(Layout l) {
@@ -133,73 +133,79 @@ class SplitWork final : public Work {
   multi::SplitEngine engine_;
 };
 
-/// Instances dealt round-robin over the devices: one CudaEngine per device, made and released by
-/// that device's host thread (multi::DeviceWorkers), which makes it current once. Each frame is
-/// handed to every GPU's thread, which enqueues it (as the app's frame loop would hand it out), or
-/// with `calling_thread` enqueued by the calling thread, GPU after GPU. With one device and the
-/// calling thread: all instances on one engine stepped by the caller — the one-GPU app, every
-/// row's baseline.
-class SpreadWork final : public Work {
+/// The one-GPU app's way, every row's baseline: all instances on one CudaEngine stepped by the
+/// calling thread.
+class OneGpuWork final : public Work {
  public:
-  SpreadWork(const std::vector<int>& devices, const Config& c, const Rule& rule, bool calling_thread)
-      : workers_(devices), engines_(devices.size()), count_(c.instances), calling_thread_(calling_thread) {
-    const int slots = static_cast<int>(devices.size());
-    try {
-      workers_.run_on_all([&](int slot) {
-        auto engine = std::make_unique<CudaEngine>(workers_.device(static_cast<std::size_t>(slot)));
-        engine->set_stream_mode(c.mode);
-        engine->set_timing_period(c.timing_period);
-        for (int i = slot; i < c.instances; i += slots) engine->add(spec_of(c, rule, i));
-        engines_[static_cast<std::size_t>(slot)] = std::move(engine);
-      });
-    } catch (...) {
-      release();
-      throw;
-    }
+  OneGpuWork(int device, const Config& c, const Rule& rule) : engine_(device) {
+    engine_.set_stream_mode(c.mode);
+    engine_.set_timing_period(c.timing_period);
+    for (int i = 0; i < c.instances; ++i) engine_.add(spec_of(c, rule, i));
   }
-  ~SpreadWork() override { release(); }
-  SpreadWork(const SpreadWork&) = delete;
-  SpreadWork& operator=(const SpreadWork&) = delete;
-
   void enqueue(int frames, int k) override {
-    for (int f = 0; f < frames; ++f) {
-      if (!calling_thread_) {
-        workers_.run_on_all([&](int slot) { engines_[static_cast<std::size_t>(slot)]->step(k); });
-        continue;
-      }
-      for (std::size_t slot = 0; slot < engines_.size(); ++slot) {
-        CUDA_CHECK(cudaSetDevice(workers_.device(slot)));
-        engines_[slot]->step(k);
-      }
-    }
+    for (int f = 0; f < frames; ++f) engine_.step(k);
   }
   void wait() override {
-    workers_.run_on_all([](int) { CUDA_CHECK(cudaDeviceSynchronize()); });
+    const multi::DeviceGuard on(engine_.device());
+    CUDA_CHECK(cudaDeviceSynchronize());
   }
   std::vector<std::uint64_t> hashes() override {
-    std::vector<std::uint64_t> out(static_cast<std::size_t>(count_));
-    const std::size_t slots = engines_.size();
-    workers_.run_on_all([&](int slot) {
-      CudaEngine& e = *engines_[static_cast<std::size_t>(slot)];
-      for (std::size_t j = 0; j < e.size(); ++j)
-        out[static_cast<std::size_t>(slot) + j * slots] = e.summarize(j).hash;
-    });
+    std::vector<std::uint64_t> out;
+    for (std::size_t i = 0; i < engine_.size(); ++i) out.push_back(engine_.summarize(i).hash);
     return out;
   }
 
  private:
-  // Each engine goes on its own thread, with its device current.
-  void release() noexcept {
-    try {
-      workers_.run_on_all([&](int slot) { engines_[static_cast<std::size_t>(slot)].reset(); });
-    } catch (...) {
-    }
+  CudaEngine engine_;
+};
+
+/// Instances dealt round-robin over the devices, as the app does with several GPUs: a
+/// multi::MultiEngine with one CudaEngine per device, whose step() hands each GPU's part of the
+/// frame to that GPU's own host thread (spread), or, with `calling_thread`, enqueues every GPU's
+/// part from the calling thread, GPU after GPU (spread-1t). A device listed twice (LS_TEST_BANDS)
+/// gets a slot per listing.
+class SpreadWork final : public Work {
+ public:
+  SpreadWork(const std::vector<int>& devices, const Config& c, const Rule& rule, bool calling_thread)
+      : engine_(make_engine(devices, calling_thread)), devices_(devices.begin(), devices.end()) {
+    engine_->set_stream_mode(c.mode);
+    engine_->set_timing_period(c.timing_period);
+    for (int i = 0; i < c.instances; ++i) engine_->add(spec_of(c, rule, i));  // round-robin
   }
 
-  multi::DeviceWorkers workers_;
-  std::vector<std::unique_ptr<CudaEngine>> engines_;
-  int count_ = 0;
-  bool calling_thread_ = false;
+  void enqueue(int frames, int k) override {
+    for (int f = 0; f < frames; ++f) engine_->step(k);
+  }
+  void wait() override {
+    for (const int d : devices_) {
+      const multi::DeviceGuard on(d);
+      CUDA_CHECK(cudaDeviceSynchronize());
+    }
+  }
+  std::vector<std::uint64_t> hashes() override {
+    std::vector<std::uint64_t> out;
+    for (std::size_t i = 0; i < engine_->size(); ++i) out.push_back(engine_->summarize(i).hash);
+    return out;
+  }
+
+ private:
+  static std::unique_ptr<multi::MultiEngine> make_engine(const std::vector<int>& devices,
+                                                         bool calling_thread) {
+    std::vector<multi::DeviceSlot> slots;
+    for (const int d : devices)
+      slots.push_back(
+          multi::DeviceSlot{d, std::make_unique<CudaEngine>(d), [d] { CUDA_CHECK(cudaSetDevice(d)); }});
+    const auto enqueue =
+        calling_thread ? multi::SlotEnqueue::calling_thread : multi::SlotEnqueue::per_slot_threads;
+    const bool repeats = std::set<int>(devices.begin(), devices.end()).size() < devices.size();
+    if (repeats)
+      return std::make_unique<multi::MultiEngine>(std::move(slots), multi::RepeatedDevicesForTests{},
+                                                  enqueue);
+    return std::make_unique<multi::MultiEngine>(std::move(slots), enqueue);
+  }
+
+  std::unique_ptr<multi::MultiEngine> engine_;
+  std::set<int> devices_;
 };
 
 // ---- timing -----------------------------------------------------------------------------------
@@ -253,7 +259,7 @@ Measured measure(Work& work, int k, int frames, double target_ms) {
 
 /// The row's work on `devices`; on one device, the baseline: the one-GPU app's way.
 std::unique_ptr<Work> make_work(const Config& c, const Rule& rule, const std::vector<int>& devices) {
-  if (devices.size() == 1) return std::make_unique<SpreadWork>(devices, c, rule, true);
+  if (devices.size() == 1) return std::make_unique<OneGpuWork>(devices.front(), c, rule);
   if (c.layout == Layout::split) return std::make_unique<SplitWork>(devices, spec_of(c, rule, 0));
   return std::make_unique<SpreadWork>(devices, c, rule, c.layout == Layout::spread_one_thread);
 }
@@ -402,14 +408,14 @@ int run_devices_bench(const DevicesBench& b) {
   std::printf(
       "split: one lattice cut into horizontal bands, one per GPU, halo rows swapped by peer copies after\n"
       "  every launch, a host thread per GPU. spread: the instances dealt round-robin over the GPUs, one\n"
-      "  CUDA engine per GPU, each frame handed to every GPU's own host thread; spread-1t: the same, every\n"
-      "  GPU's part enqueued by the one calling thread instead. 1 GPU: the same work on GPU %d alone (one\n"
-      "  CUDA engine stepped by the calling thread, as the one-GPU app), measured in the same run; vs 1\n"
-      "  GPU: the ratio of the cell update rates; same hash: every instance's final state hash equals the\n"
-      "  1-GPU run's (both step the same generations). A frame is one launch of k generations on every\n"
-      "  instance; events of different GPUs cannot be compared, so each repeat is timed by the host clock\n"
-      "  from every GPU idle to the end of a final synchronization of each; the median of %d repeats after\n"
-      "  a warm-up. host ms: the enqueue time per frame.\n\n",
+      "  CUDA engine per GPU (the app's MultiEngine), each frame handed to every GPU's own host thread;\n"
+      "  spread-1t: the same, every GPU's part enqueued by the one calling thread instead. 1 GPU: the\n"
+      "  same work on GPU %d alone (one CUDA engine stepped by the calling thread, as the one-GPU app),\n"
+      "  measured in the same run; vs 1 GPU: the ratio of the cell update rates; same hash: every\n"
+      "  instance's final state hash equals the 1-GPU run's (both step the same generations). A frame is\n"
+      "  one launch of k generations on every instance; events of different GPUs cannot be compared, so\n"
+      "  each repeat is timed by the host clock from every GPU idle to the end of a final synchronization\n"
+      "  of each; the median of %d repeats after a warm-up. host ms: the enqueue time per frame.\n\n",
       b.devices.front(), kRepeats);
   std::fflush(stdout);
 

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <tuple>
 #include <utility>
 #include <variant>
 
 #include "core/error.hpp"
+#include "multi/slot_threads.hpp"
 
 namespace ls::multi {
 namespace {
@@ -32,12 +34,14 @@ void on_device(int device, Body&& body) {
 
 }  // namespace
 
-MultiEngine::MultiEngine(std::vector<DeviceSlot> slots) : MultiEngine(std::move(slots), false) {}
+MultiEngine::MultiEngine(std::vector<DeviceSlot> slots, SlotEnqueue enqueue)
+    : MultiEngine(std::move(slots), false, enqueue) {}
 
-MultiEngine::MultiEngine(std::vector<DeviceSlot> slots, RepeatedDevicesForTests)
-    : MultiEngine(std::move(slots), true) {}
+MultiEngine::MultiEngine(std::vector<DeviceSlot> slots, RepeatedDevicesForTests, SlotEnqueue enqueue)
+    : MultiEngine(std::move(slots), true, enqueue) {}
 
-MultiEngine::MultiEngine(std::vector<DeviceSlot> slots, bool allow_repeats) : slots_(std::move(slots)) {
+MultiEngine::MultiEngine(std::vector<DeviceSlot> slots, bool allow_repeats, SlotEnqueue enqueue)
+    : slots_(std::move(slots)) {
   if (slots_.empty()) throw InputError("an engine over several devices needs at least one device");
   for (std::size_t s = 0; s < slots_.size(); ++s) {
     if (!slots_[s].engine) throw InputError("device slot " + std::to_string(s) + " has no engine");
@@ -53,9 +57,21 @@ MultiEngine::MultiEngine(std::vector<DeviceSlot> slots, bool allow_repeats) : sl
     use(s).set_stream_mode(mode_);
     use(s).set_timing_period(timing_period_);
   }
+  if (enqueue == SlotEnqueue::per_slot_threads) {
+    std::vector<std::function<void()>> enter;
+    for (const DeviceSlot& slot : slots_) enter.push_back(slot.make_current);
+    threads_ = std::make_unique<SlotThreads>(std::move(enter));
+  }
 }
 
-MultiEngine::~MultiEngine() = default;
+MultiEngine::~MultiEngine() {
+  // A child that cannot be released where it ran (its device lost) is released below with the slots.
+  try {
+    on_every_slot([this](Engine&, std::size_t s) { slots_[s].engine.reset(); });
+  } catch (...) {
+  }
+  threads_.reset();
+}
 
 std::string MultiEngine::backend() const { return use(0).backend(); }
 
@@ -109,6 +125,26 @@ Engine& MultiEngine::use(std::size_t slot) const {
   const DeviceSlot& s = slots_[slot];
   if (s.make_current) s.make_current();
   return *s.engine;
+}
+
+void MultiEngine::on_every_slot(const std::function<void(Engine& engine, std::size_t slot)>& job) {
+  if (threads_) {
+    // On slot s's thread, whose device its make_current made current once.
+    threads_->run_on_all([&](int s) {
+      const auto slot = static_cast<std::size_t>(s);
+      job(*slots_[slot].engine, slot);
+    });
+    return;
+  }
+  std::exception_ptr first;
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    try {
+      job(use(s), s);
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first) std::rethrow_exception(first);
 }
 
 std::vector<int> MultiEngine::instance_devices(std::size_t index) const {
@@ -348,8 +384,9 @@ void MultiEngine::step(int generations) {
   if (generations < 0) throw InputError("cannot step a negative number of generations");
   if (generations == 0 || places_.empty()) return;  // no frame, as on one device
   const double start = now_ms();
-  for (std::size_t s = 0; s < slots_.size(); ++s)
-    if (use(s).size() > 0) use(s).step(generations);
+  on_every_slot([generations](Engine& engine, std::size_t) {
+    if (engine.size() > 0) engine.step(generations);
+  });
   host_enqueue_.add(now_ms() - start);
 }
 
@@ -370,7 +407,7 @@ FrameGraphStats MultiEngine::frame_graph_stats() const {
 }
 
 void MultiEngine::request_summaries() {
-  for (std::size_t s = 0; s < slots_.size(); ++s) use(s).request_summaries();
+  on_every_slot([](Engine& engine, std::size_t) { engine.request_summaries(); });
 }
 
 InstanceStatus MultiEngine::status(std::size_t index) const {
@@ -440,16 +477,18 @@ void MultiEngine::end_display(std::size_t index) {
 }
 
 void MultiEngine::request_snapshots(std::uint64_t max_cells) {
-  for (std::size_t s = 0; s < slots_.size(); ++s) use(s).request_snapshots(max_cells);
+  on_every_slot([max_cells](Engine& engine, std::size_t) { engine.request_snapshots(max_cells); });
 }
 
 std::vector<HostSnapshot> MultiEngine::snapshots() const {
+  // Host memory only, and no make_current: after a fatal device error (which a CUDA call such as
+  // cudaSetDevice may report again) this must still answer, so that the app can save every instance.
   std::vector<std::vector<std::size_t>> global(slots_.size());
-  for (std::size_t s = 0; s < slots_.size(); ++s) global[s].resize(use(s).size());
+  for (std::size_t s = 0; s < slots_.size(); ++s) global[s].resize(slots_[s].engine->size());
   for (std::size_t i = 0; i < places_.size(); ++i) global[places_[i].slot][places_[i].local] = i;
   std::vector<HostSnapshot> out;
   for (std::size_t s = 0; s < slots_.size(); ++s) {
-    for (HostSnapshot& snap : use(s).snapshots()) {
+    for (HostSnapshot& snap : slots_[s].engine->snapshots()) {
       if (snap.instance >= global[s].size()) continue;
       snap.instance = global[s][snap.instance];
       out.push_back(std::move(snap));
@@ -471,7 +510,7 @@ StateSummary MultiEngine::summarize(std::size_t index) {
 }
 
 void MultiEngine::finish() {
-  for (std::size_t s = 0; s < slots_.size(); ++s) use(s).finish();
+  on_every_slot([](Engine& engine, std::size_t) { engine.finish(); });
 }
 
 }  // namespace ls::multi

@@ -8,9 +8,28 @@
 // kMaxInstancesPerDevice instances); add_on() names the slot. move() (and set_instance_devices()
 // with one device) takes an instance to another slot keeping its index and exact state: the target
 // child gets the state first (Engine::add_moved: lattice, generation, rule, variant, k, origin),
-// the source drops it last, so a refusal anywhere leaves everything as it was. Every call into a
-// slot's engine follows its DeviceSlot::make_current (the app: cudaSetDevice of that slot).
+// the source drops it last, so a refusal anywhere leaves everything as it was.
 //
+// Threads (SlotEnqueue): by default each slot has a host thread of its own (SlotThreads) that runs
+// the slot's make_current once (the app: cudaSetDevice, which CUDA keeps per thread) and then the
+// slot's part of the calls over every slot: step() (the frame), request_summaries(),
+// request_snapshots() and finish() (each slot waits for its own device, side by side). These
+// return when every slot's thread has run its part: for step(), once every child has enqueued its
+// frame, never waiting for a GPU. Every other call (one instance's edits, moves, reads, display
+// brackets; the settings; status, timings, timeline) runs on the caller's thread right after the
+// slot's make_current. That is safe because the slots' threads are idle whenever the caller's
+// thread runs (each hand-out returns only after its jobs have run), so no child is ever used by
+// two threads at once, and the hand-out orders the caller's calls before and after the threads'.
+// SlotEnqueue::calling_thread runs everything on the caller's thread, slot after slot (the bench's
+// "spread-1t" rows measure it against the threads). The MultiEngine itself, like every Engine, is
+// driven by one thread at a time.
+//
+// Failures in a call over every slot: every slot still runs its part (a failing slot does not
+// stop the others from stepping), then the exception of the lowest slot that threw reaches the
+// caller as it was thrown (a DeviceError stays a DeviceError: the app saves the host snapshots of
+// all instances and exits 3). The failing slot's state is what its engine's guarantee leaves; the
+// other slots' instances have stepped normally. snapshots() reads the children's host copies
+// without make_current, so it still answers when a device is lost.
 // Timings, merged from the children (each child's clock is its own device's):
 //  * frame_timings(): span = the longest child span (the devices run side by side), busy = the sum
 //    of the children's busy times, concurrency = busy / span; valid when any child's is.
@@ -22,8 +41,7 @@
 //  * host_enqueue_ms(): the host time of the whole step() over all children.
 //  * host_syncs_in_last_step() and frame_graph_stats(): sums over the children.
 //
-// What this does not do yet: a split instance (an instance on several devices; refused), one host
-// thread per device enqueueing the frame (step() calls the children in slot order), and moving
+// What this does not do yet: a split instance (an instance on several devices; refused), and moving
 // state device to device without passing through host memory (move() reads the lattice to the host
 // and uploads it to the target). A moved instance starts a fresh timing window and has no summary
 // or recovery snapshot until the next request_summaries() / request_snapshots().
@@ -40,10 +58,12 @@
 
 namespace ls::multi {
 
+class SlotThreads;
+
 /// One device of a MultiEngine: the CUDA ordinal it stands for, the engine that runs there, and
-/// what makes that device current for the calling thread. Every call into `engine` comes right
-/// after make_current() (when set), which leaves the device current: the app passes one that
-/// sets the CUDA device, so that engines of several GPUs can be driven from one thread.
+/// what makes that device current for the calling thread. Every call into `engine` runs on a thread
+/// where make_current() (when set) has run: once on the slot's own thread, or right before the
+/// call on the caller's thread. The app passes one that sets the CUDA device.
 struct DeviceSlot {
   int device = 0;
   std::unique_ptr<Engine> engine;
@@ -55,14 +75,22 @@ struct DeviceSlot {
 /// command line and the app never use it: a list with a repeat is refused there.
 struct RepeatedDevicesForTests {};
 
+/// Which threads enqueue the slots' parts of a frame (see the top).
+enum class SlotEnqueue {
+  per_slot_threads,  ///< one host thread per slot, its device made current once (the app)
+  calling_thread,    ///< the caller's thread, slot after slot (the bench's "spread-1t" rows)
+};
+
 class MultiEngine final : public Engine {
  public:
   /// Takes at least one slot, each with an empty engine, and no device twice (InputError).
-  explicit MultiEngine(std::vector<DeviceSlot> slots);
+  explicit MultiEngine(std::vector<DeviceSlot> slots, SlotEnqueue enqueue = SlotEnqueue::per_slot_threads);
   /// Tests only: as above, but a device may stand in several slots. Such slots are told apart by
   /// their slot number only (move(), add_on()); by device, set_instance_devices() and
   /// slot_of_device() name the first slot of that device.
-  MultiEngine(std::vector<DeviceSlot> slots, RepeatedDevicesForTests);
+  MultiEngine(std::vector<DeviceSlot> slots, RepeatedDevicesForTests,
+              SlotEnqueue enqueue = SlotEnqueue::per_slot_threads);
+  /// Each child is released where it ran: on its slot's thread (or after make_current).
   ~MultiEngine() override;
 
   std::string backend() const override;
@@ -115,6 +143,10 @@ class MultiEngine final : public Engine {
   StateSummary summarize(std::size_t index) override;
   void finish() override;
 
+  SlotEnqueue enqueue() const {
+    return threads_ ? SlotEnqueue::per_slot_threads : SlotEnqueue::calling_thread;
+  }
+
   // Placement.
   std::size_t slots() const { return slots_.size(); }
   int slot_device(std::size_t slot) const;
@@ -135,8 +167,13 @@ class MultiEngine final : public Engine {
     std::size_t local = 0;  // the instance's index in its slot's engine
   };
   const Place& place(std::size_t index) const;
-  /// Slot `slot`'s engine with its device made current: every call into a slot goes through it.
+  /// Slot `slot`'s engine with its device made current on the caller's thread: every call into a
+  /// slot from the caller's thread goes through it.
   Engine& use(std::size_t slot) const;
+  /// Runs job(engine, slot) for every slot: on the slots' threads side by side, or slot after slot
+  /// on the caller's thread after make_current. Every slot runs; then the lowest failing slot's
+  /// exception is rethrown as it was thrown.
+  void on_every_slot(const std::function<void(Engine& engine, std::size_t slot)>& job);
   void check_slot(std::size_t slot) const;
   /// The slot add() uses next given the instances each slot runs, or slots() when all are full.
   std::size_t next_free_slot(const std::vector<std::size_t>& counts, std::size_t from) const;
@@ -148,7 +185,7 @@ class MultiEngine final : public Engine {
   /// Drops the instance at `local` in slot `slot` from the bookkeeping (after the child removed it).
   void forget_local(std::size_t slot, std::size_t local);
 
-  MultiEngine(std::vector<DeviceSlot> slots, bool allow_repeats);
+  MultiEngine(std::vector<DeviceSlot> slots, bool allow_repeats, SlotEnqueue enqueue);
 
   std::vector<DeviceSlot> slots_;
   std::vector<Place> places_;
@@ -157,6 +194,7 @@ class MultiEngine final : public Engine {
   int timing_period_ = 1;
   RollingStats host_enqueue_;
   mutable std::vector<float> child_history_;  // span_history()'s scratch
+  std::unique_ptr<SlotThreads> threads_;      // null: SlotEnqueue::calling_thread
 };
 
 }  // namespace ls::multi

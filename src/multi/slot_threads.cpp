@@ -1,0 +1,97 @@
+// slot_threads.cpp — the per-slot host threads (slot_threads.hpp).
+#include "multi/slot_threads.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+
+namespace ls::multi {
+
+struct SlotThreads::Worker {
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::condition_variable done;
+  std::deque<std::function<void()>> jobs;
+  int running = 0;  // jobs taken but not finished
+  bool stop = false;
+  std::exception_ptr failure;
+  std::thread thread;
+
+  void loop(const std::function<void()>& enter) {
+    // The slot's device, made current once; every job after runs on it. A failure here is
+    // reported by every job.
+    std::exception_ptr entered;
+    try {
+      if (enter) enter();
+    } catch (...) {
+      entered = std::current_exception();
+    }
+    for (;;) {
+      std::function<void()> job;
+      {
+        std::unique_lock lock(mutex);
+        wake.wait(lock, [&] { return stop || !jobs.empty(); });
+        if (jobs.empty()) return;
+        job = std::move(jobs.front());
+        jobs.pop_front();
+        ++running;
+      }
+      std::exception_ptr error = entered;
+      if (!error) {
+        try {
+          job();
+        } catch (...) {
+          error = std::current_exception();
+        }
+      }
+      std::lock_guard lock(mutex);
+      if (error && !failure) failure = error;
+      --running;
+      done.notify_all();
+    }
+  }
+};
+
+SlotThreads::SlotThreads(std::vector<std::function<void()>> enter) {
+  for (auto& e : enter) {
+    auto w = std::make_unique<Worker>();
+    Worker* raw = w.get();
+    w->thread = std::thread([raw, e = std::move(e)] { raw->loop(e); });
+    workers_.push_back(std::move(w));
+  }
+}
+
+SlotThreads::~SlotThreads() {
+  for (auto& w : workers_) {
+    {
+      std::lock_guard lock(w->mutex);
+      w->stop = true;
+    }
+    w->wake.notify_all();
+  }
+  for (auto& w : workers_) w->thread.join();
+}
+
+std::thread::id SlotThreads::thread_id(std::size_t slot) const { return workers_.at(slot)->thread.get_id(); }
+
+void SlotThreads::run_on_all(const std::function<void(int slot)>& job) {
+  for (std::size_t i = 0; i < workers_.size(); ++i) {
+    Worker& w = *workers_[i];
+    {
+      std::lock_guard lock(w.mutex);
+      w.jobs.emplace_back([&job, i] { job(static_cast<int>(i)); });
+    }
+    w.wake.notify_all();
+  }
+  std::exception_ptr first;
+  for (auto& w : workers_) {
+    std::unique_lock lock(w->mutex);
+    w->done.wait(lock, [&] { return w->jobs.empty() && w->running == 0; });
+    if (w->failure && !first) first = w->failure;
+    w->failure = nullptr;
+  }
+  if (first) std::rethrow_exception(first);
+}
+
+}  // namespace ls::multi
