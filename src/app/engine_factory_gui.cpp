@@ -26,17 +26,10 @@ void add_multi_filler(DisplayedEngine& made, EngineChoice& choice, int display_d
 #if defined(LIFESTREAMS_HAVE_CUDA)
   multi::MultiEngine* multi = choice.multi;
   const std::size_t display_slot = multi->slot_of_device(display_device);
-  // Instance i's index in its slot's engine. MultiEngine does not say it (its owner was asked for
-  // a local_of(i)): counted here in global order, which is the slot's order until an instance
-  // moves between slots (a move appends it to its new slot).
-  interop::InstancePlaces places = [multi, counts = std::vector<std::size_t>()](
-                                       std::size_t n, std::vector<interop::InstancePlace>& out) mutable {
+  // Instance i's slot and its index in that slot's engine.
+  interop::InstancePlaces places = [multi](std::size_t n, std::vector<interop::InstancePlace>& out) {
     out.resize(n);
-    counts.assign(multi->slots(), 0);
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t slot = multi->slot_of(i);
-      out[i] = {slot, counts[slot]++};
-    }
+    for (std::size_t i = 0; i < n; ++i) out[i] = {multi->slot_of(i), multi->local_of(i)};
   };
   made.filler = std::make_unique<interop::MultiTileFiller>(*choice.engine, choice.slot_cuda, display_slot,
                                                            std::move(places));

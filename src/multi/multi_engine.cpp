@@ -116,6 +116,8 @@ std::size_t MultiEngine::slot_of_device(int device) const {
 
 std::size_t MultiEngine::slot_of(std::size_t index) const { return place(index).slot; }
 
+std::size_t MultiEngine::local_of(std::size_t index) const { return place(index).local; }
+
 Engine& MultiEngine::slot_engine(std::size_t slot) const {
   check_slot(slot);
   return use(slot);
@@ -402,6 +404,7 @@ FrameGraphStats MultiEngine::frame_graph_stats() const {
     const FrameGraphStats g = use(s).frame_graph_stats();
     out.builds += g.builds;
     out.build_ms += g.build_ms;
+    out.chain = std::max(out.chain, g.chain);
   }
   return out;
 }

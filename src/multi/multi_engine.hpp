@@ -154,6 +154,8 @@ class MultiEngine final : public Engine {
   std::size_t slot_of_device(int device) const;
   /// The slot instance `index` runs in.
   std::size_t slot_of(std::size_t index) const;
+  /// Instance `index`'s index in its slot's engine (a move appends it to its new slot's engine).
+  std::size_t local_of(std::size_t index) const;
   /// The engine of slot `slot`, its device made current (tests, and the app's per-device display).
   Engine& slot_engine(std::size_t slot) const;
   /// Appends an instance on slot `slot`; the next add() goes to the slot after it.

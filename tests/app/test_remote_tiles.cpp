@@ -59,15 +59,11 @@ Slots cuda_slots(const std::vector<int>& devices) {
   return out;
 }
 
-/// Instance places as the app's factory counts them (no moves in these tests).
+/// Instance places as the app's factory gives them (MultiEngine::local_of).
 interop::InstancePlaces places_of(multi::MultiEngine& engine) {
   return [&engine](std::size_t n, std::vector<interop::InstancePlace>& out) {
     out.resize(n);
-    std::vector<std::size_t> counts(engine.slots(), 0);
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t slot = engine.slot_of(i);
-      out[i] = {slot, counts[slot]++};
-    }
+    for (std::size_t i = 0; i < n; ++i) out[i] = {engine.slot_of(i), engine.local_of(i)};
   };
 }
 
@@ -86,7 +82,8 @@ std::vector<view::Placement> four_tiles(int cells) {
 }
 
 // Instances 1 and 3 run on slot 1, not the display's: their tiles, rendered there and copied into
-// the display's texture, equal the one-GPU path's cell for cell at every frame while stepping.
+// the display's texture, equal the one-GPU path's cell for cell at every frame while stepping,
+// also after instances 0 and 1 swap slots halfway.
 TEST(RemoteTiles, ShowThePixelsTheOneGpuPathDrawsWhileStepping) {
   std::string why;
   if (cuda_device_count(&why) == 0) GTEST_SKIP() << "no usable CUDA device: " << why;
@@ -129,6 +126,12 @@ TEST(RemoteTiles, ShowThePixelsTheOneGpuPathDrawsWhileStepping) {
         std::vector<std::uint32_t> last_remote;
         int remote_changes = 0;
         for (int frame = 0; frame < 8; ++frame) {
+          if (frame == 4) {
+            // Instances change GPUs: 0 goes remote, 1 comes to the display's slot (each is appended
+            // to its new slot's engine, so a tile must follow the instance, not its old index).
+            several.engine->move(0, 1);
+            several.engine->move(1, 0);
+          }
           one.step(1);
           several.engine->step(1);
           EXPECT_EQ(several.engine->host_syncs_in_last_step(), 0u);
@@ -137,7 +140,8 @@ TEST(RemoteTiles, ShowThePixelsTheOneGpuPathDrawsWhileStepping) {
           for (std::size_t i = 0; i < 4; ++i) {
             const auto want = shown_pixels(*one_renderer.tiles()[i]);
             const auto got = shown_pixels(*several_renderer.tiles()[i]);
-            EXPECT_EQ(got, want) << "frame " << frame << ", tile " << i << " (slot " << i % 2 << ")";
+            EXPECT_EQ(got, want) << "frame " << frame << ", tile " << i << " (slot "
+                                 << several.engine->slot_of(i) << ")";
             if (i == 1) {
               remote_changes += !last_remote.empty() && got != last_remote;
               last_remote = got;
