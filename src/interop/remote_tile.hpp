@@ -1,7 +1,8 @@
 // remote_tile.hpp — one tile whose instance runs on another GPU than the display's: the render
 // kernel draws it there into a CUDA array of the tile's screen size (kept from frame to frame, so
-// age shading fades from its own last frame), the pixels travel to the display GPU, and a copy on
-// the display's render stream writes them into the tile's place in the mapped atlas. Ordered by
+// age shading fades from its own last frame; a tile that changes GPU starts its trail afresh), the
+// pixels travel to the display GPU, and a copy on the display's render stream writes them into the
+// tile's place in the mapped atlas. Ordered by
 // events on both sides, never by the host:
 //
 //   remote stream:   wait copied(N-1) -> render -> array to outbox -> record rendered(N)

@@ -76,10 +76,19 @@ MultiEngine::~MultiEngine() {
 std::string MultiEngine::backend() const { return use(0).backend(); }
 
 std::string MultiEngine::device_name() const {
+  // One name for GPUs of one model ("NVIDIA H200 x 2 (0,1)"): the panel's title line is short.
+  std::vector<std::string> names;
+  std::string ordinals;
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    names.push_back(use(s).device_name());
+    ordinals += (s > 0 ? "," : "") + std::to_string(slots_[s].device);
+  }
+  if (std::all_of(names.begin(), names.end(), [&](const std::string& n) { return n == names.front(); }))
+    return names.front() + " x " + std::to_string(names.size()) + " (" + ordinals + ")";
   std::string out;
   for (std::size_t s = 0; s < slots_.size(); ++s) {
     if (!out.empty()) out += ", ";
-    out += std::to_string(slots_[s].device) + ": " + use(s).device_name();
+    out += std::to_string(slots_[s].device) + ": " + names[s];
   }
   return out;
 }

@@ -94,7 +94,7 @@ class MultiEngine final : public Engine {
   ~MultiEngine() override;
 
   std::string backend() const override;
-  /// "0: <name>, 1: <name>" in slot order.
+  /// "<name> x 2 (0,1)" when every slot's GPU has one name, else "0: <name>, 1: <name>".
   std::string device_name() const override;
   /// The first slot's device: where the app's display lives.
   int cuda_device() const override;

@@ -126,9 +126,10 @@ TEST(RemoteTiles, ShowThePixelsTheOneGpuPathDrawsWhileStepping) {
         std::vector<std::uint32_t> last_remote;
         int remote_changes = 0;
         for (int frame = 0; frame < 8; ++frame) {
-          if (frame == 4) {
+          if (frame == 4 && !age) {
             // Instances change GPUs: 0 goes remote, 1 comes to the display's slot (each is appended
             // to its new slot's engine, so a tile must follow the instance, not its old index).
+            // Not with age shading: a tile that changes GPU starts its fading trail afresh.
             several.engine->move(0, 1);
             several.engine->move(1, 0);
           }

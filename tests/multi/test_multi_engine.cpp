@@ -113,6 +113,8 @@ TEST(MultiEngine, SlotsAreNamedByTheirDeviceOrdinals) {
   EXPECT_EQ(message_of([&] { e.slot_of_device(0); }), "GPU 0 is not one of this run's devices (2,5)");
   e.set_instance_devices(0, {5});
   EXPECT_EQ(e.instance_devices(0), std::vector<int>{5});
+  // Devices of one model are named once, with their ordinals (the panel's title line).
+  EXPECT_EQ(e.device_name(), CpuEngine(1).device_name() + " x 2 (2,5)");
 }
 
 TEST(MultiEngine, ASlotListTwiceOrWithoutEngineIsRefused) {

@@ -191,17 +191,18 @@ InstanceSpec churn_soup(std::mt19937_64& rng) {
 // CpuEngine given the same adds, removes and steps), every instance ends on it, and once every
 // instance is removed and the engine finished, each device's free memory is exactly what it was
 // before the churn. The baseline is taken after a warm-up that ran every variant, summaries and
-// snapshots on every slot and removed it again, so that what CUDA loads once per process (lazily
-// loaded kernels, local memory for them) is in it; the engine allocates with plain cudaMalloc and
-// cudaFree (sim/cuda_handles.hpp), with no caching allocator between, so nothing else may differ.
-// (Splitting and merging are not part of it: MultiEngine has no split instances yet.)
+// snapshots on every slot and removed it again, and after a first pass of the same churn, so that
+// what CUDA loads once per process (lazily loaded kernels, local memory for them) is in it; the engine
+// allocates with plain cudaMalloc and cudaFree (sim/cuda_handles.hpp), with no caching allocator between, so
+// nothing else may differ. (Splitting and merging are not part of it: MultiEngine has no split instances
+// yet.)
 TEST_F(MultiEngineGpuTest, AThousandCyclesOfChurnKeepTheUntouchedInstancesAndGiveBackEveryByte) {
   for (const auto& devices : slot_layouts()) {
     SCOPED_TRACE("devices " + device_list_text(devices));
     std::mt19937_64 rng(9001);
     MultiEngine multi = cuda_slots(devices);
     ASSERT_EQ(multi.enqueue(), SlotEnqueue::per_slot_threads);
-    // Warm-up: every variant on every slot, stepped, summarized and snapshotted, then removed.
+    // Warm-up: every variant on every slot, stepped, summarized and snapshotted, then removed ...
     for (std::size_t slot = 0; slot < multi.slots(); ++slot)
       for (const Variant v : kAllVariants) {
         InstanceSpec spec = churn_soup(rng);
@@ -209,6 +210,15 @@ TEST_F(MultiEngineGpuTest, AThousandCyclesOfChurnKeepTheUntouchedInstancesAndGiv
         multi.add_on(spec, slot);
       }
     multi.step(3);
+    // ... and every path the churn takes once: moves to every slot and copies of every variant
+    // (CUDA loads a kernel's module the first time it runs, and keeps it).
+    const std::size_t warm = multi.size();
+    for (std::size_t i = 0; i < warm; ++i) {
+      for (std::size_t slot = 0; slot < multi.slots(); ++slot) multi.move(i, slot);
+      InstanceSpec copy = churn_soup(rng);
+      copy.init = CopyInit{i};
+      multi.add(copy);
+    }
     multi.request_summaries();
     multi.request_snapshots(1u << 20);
     multi.step(20);
@@ -217,72 +227,81 @@ TEST_F(MultiEngineGpuTest, AThousandCyclesOfChurnKeepTheUntouchedInstancesAndGiv
     multi.finish();
     const std::set<int> device_set(devices.begin(), devices.end());
     const std::vector<int> distinct(device_set.begin(), device_set.end());
-    const std::map<int, std::size_t> before = free_memory(distinct);
+    // Two passes of the same 1000 cycles (the same random sequence): the first loads whatever the
+    // churn needs once (a kernel the warm-up missed kept 4 MiB after the first pass, H100); the
+    // second must give back every byte it took.
+    for (int pass = 0; pass < 2; ++pass) {
+      SCOPED_TRACE("pass " + std::to_string(pass));
+      rng.seed(9002);
+      const std::map<int, std::size_t> before = free_memory(distinct);
 
-    CpuEngine clean(1);
-    for (int i = 0; i < 6; ++i) {
-      const InstanceSpec spec = churn_soup(rng);
-      multi.add(spec);
-      clean.add(spec);
-    }
-    const std::size_t untouched = 4;  // the first four: never moved, edited or removed
-    std::vector<std::uint64_t> untouched_origin;
-    for (std::size_t i = 0; i < untouched; ++i) untouched_origin.push_back(multi.status(i).origin);
-    int moves = 0, adds = 0, removes = 0, steps = 0;
-    for (int cycle = 0; cycle < 1000; ++cycle) {
-      const auto op = rng() % 10;
-      if (op < 4 && multi.size() > untouched) {
-        const std::size_t i = untouched + rng() % (multi.size() - untouched);
-        multi.move(i, rng() % multi.slots());
-        ++moves;
-      } else if (op < 6 && multi.size() < 24) {
-        InstanceSpec spec = churn_soup(rng);
-        if (rng() % 3 == 0) spec.init = CopyInit{rng() % multi.size()};
+      CpuEngine clean(1);
+      for (int i = 0; i < 6; ++i) {
+        const InstanceSpec spec = churn_soup(rng);
         multi.add(spec);
         clean.add(spec);
-        ++adds;
-      } else if (op < 8 && multi.size() > untouched) {
-        const std::size_t i = untouched + rng() % (multi.size() - untouched);
-        multi.remove(i);
-        clean.remove(i);
-        ++removes;
-      } else {
-        const int g = 1 + static_cast<int>(rng() % 3);
-        multi.step(g);
-        ASSERT_EQ(multi.host_syncs_in_last_step(), 0u) << "cycle " << cycle;
-        multi.request_summaries();
-        if (cycle % 50 == 0) multi.request_snapshots(1u << 20);
-        clean.step(g);
-        ++steps;
       }
-      ASSERT_EQ(multi.size(), clean.size());
-      if (cycle % 100 == 99) {
-        for (std::size_t i = 0; i < untouched; ++i)
-          ASSERT_EQ(multi.summarize(i).hash, clean.summarize(i).hash)
-              << "cycle " << cycle << ", instance " << i;
+      const std::size_t untouched = 4;  // the first four: never moved, edited or removed
+      std::vector<std::uint64_t> untouched_origin;
+      for (std::size_t i = 0; i < untouched; ++i) untouched_origin.push_back(multi.status(i).origin);
+      int moves = 0, adds = 0, removes = 0, steps = 0;
+      for (int cycle = 0; cycle < 1000; ++cycle) {
+        const auto op = rng() % 10;
+        if (op < 4 && multi.size() > untouched) {
+          const std::size_t i = untouched + rng() % (multi.size() - untouched);
+          multi.move(i, rng() % multi.slots());
+          ++moves;
+        } else if (op < 6 && multi.size() < 24) {
+          InstanceSpec spec = churn_soup(rng);
+          if (rng() % 3 == 0) spec.init = CopyInit{rng() % multi.size()};
+          multi.add(spec);
+          clean.add(spec);
+          ++adds;
+        } else if (op < 8 && multi.size() > untouched) {
+          const std::size_t i = untouched + rng() % (multi.size() - untouched);
+          multi.remove(i);
+          clean.remove(i);
+          ++removes;
+        } else {
+          const int g = 1 + static_cast<int>(rng() % 3);
+          multi.step(g);
+          ASSERT_EQ(multi.host_syncs_in_last_step(), 0u) << "cycle " << cycle;
+          multi.request_summaries();
+          if (cycle % 50 == 0) multi.request_snapshots(1u << 20);
+          clean.step(g);
+          ++steps;
+        }
+        ASSERT_EQ(multi.size(), clean.size());
+        if (cycle % 100 == 99) {
+          for (std::size_t i = 0; i < untouched; ++i)
+            ASSERT_EQ(multi.summarize(i).hash, clean.summarize(i).hash)
+                << "cycle " << cycle << ", instance " << i;
+        }
       }
-    }
-    for (std::size_t i = 0; i < multi.size(); ++i) {
-      const InstanceStatus a = multi.status(i), b = clean.status(i);
-      EXPECT_EQ(a.generation, b.generation) << i;
-      EXPECT_EQ(multi.summarize(i).hash, clean.summarize(i).hash) << "instance " << i;
-      EXPECT_EQ(a.variant, b.variant) << i;
-      EXPECT_EQ(a.generations_per_launch, b.generations_per_launch) << i;
-    }
-    for (std::size_t i = 0; i < untouched; ++i) EXPECT_EQ(multi.status(i).origin, untouched_origin[i]) << i;
-    EXPECT_GT(moves, 200);
-    EXPECT_GT(adds, 50);
-    EXPECT_GT(removes, 50);
-    EXPECT_GT(steps, 100);
+      for (std::size_t i = 0; i < multi.size(); ++i) {
+        const InstanceStatus a = multi.status(i), b = clean.status(i);
+        EXPECT_EQ(a.generation, b.generation) << i;
+        EXPECT_EQ(multi.summarize(i).hash, clean.summarize(i).hash) << "instance " << i;
+        EXPECT_EQ(a.variant, b.variant) << i;
+        EXPECT_EQ(a.generations_per_launch, b.generations_per_launch) << i;
+      }
+      for (std::size_t i = 0; i < untouched; ++i) EXPECT_EQ(multi.status(i).origin, untouched_origin[i]) << i;
+      EXPECT_GT(moves, 200);
+      EXPECT_GT(adds, 50);
+      EXPECT_GT(removes, 50);
+      EXPECT_GT(steps, 100);
 
-    while (multi.size() > 0) multi.remove(multi.size() - 1);
-    multi.finish();
-    const std::map<int, std::size_t> after = free_memory(distinct);
-    for (const int d : distinct)
-      EXPECT_EQ(after.at(d), before.at(d))
-          << "GPU " << d << ": "
-          << (static_cast<long long>(before.at(d)) - static_cast<long long>(after.at(d)))
-          << " bytes not given back";
+      while (multi.size() > 0) multi.remove(multi.size() - 1);
+      multi.finish();
+      const std::map<int, std::size_t> after = free_memory(distinct);
+      if (pass == 0) continue;
+      for (const int d : distinct) {
+        EXPECT_EQ(after.at(d), before.at(d))
+            << "GPU " << d << ": "
+            << (static_cast<long long>(before.at(d)) - static_cast<long long>(after.at(d)))
+            << " bytes not given back";
+      }
+    }
   }
 }
 
