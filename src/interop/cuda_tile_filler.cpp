@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "interop/display_graph.hpp"
+#include "interop/fill_measure.hpp"
 #include "interop/graphics_resource.hpp"
 #include "interop/map_wait.hpp"
 #include "interop/tile_atlas.hpp"
@@ -90,39 +91,21 @@ render::DisplayCost CudaTileFiller::measure(render::Tiles tiles,
                                             const render::DisplayOptions& options,
                                             const render::Palette& palette, render::DisplayPath path,
                                             double min_seconds, int max_frames) {
-  render::DisplayCost cost;
   const std::size_t n = std::min({tiles.size(), placements.size(), engine_.size()});
-  if (n == 0) return cost;
-  auto fill_once = [&] {
-    if (path == render::DisplayPath::textbook)
-      fill_textbook(tiles, placements, options, palette);
-    else
-      fill_interop(tiles, placements, options, palette, false);
-  };
-  auto drain = [&] {
-    CUDA_CHECK(cudaStreamSynchronize(state_->stream.get()));
-    glFinish();
-  };
-  engine_.finish();
-  drain();
-  fill_once();  // warm-up: first maps, first launches, host buffers
-  drain();
-  const double map_before = state_->map_host_ms, unmap_before = state_->unmap_host_ms;
-  const auto start = Clock::now();
-  int frames = 0;
-  do {
-    fill_once();
-    ++frames;
-  } while (frames < max_frames && std::chrono::duration<double>(Clock::now() - start).count() < min_seconds);
-  drain();
-  const double ms = ms_since(start);
-  cost.tiles = static_cast<int>(n);
-  cost.frames = frames;
-  cost.ms_per_frame = ms / frames;
-  cost.ms_per_tile = cost.ms_per_frame / static_cast<double>(n);
-  cost.map_host_ms = (state_->map_host_ms - map_before) / frames;
-  cost.unmap_host_ms = (state_->unmap_host_ms - unmap_before) / frames;
-  return cost;
+  return measure_fill(
+      n, [&] { engine_.finish(); },
+      [&] {
+        if (path == render::DisplayPath::textbook)
+          fill_textbook(tiles, placements, options, palette);
+        else
+          fill_interop(tiles, placements, options, palette, false);
+      },
+      [&] {
+        // The render stream waited for every render (and remote copy) of the fill.
+        CUDA_CHECK(cudaStreamSynchronize(state_->stream.get()));
+        glFinish();
+      },
+      MapTotals{state_->map_host_ms, state_->unmap_host_ms}, min_seconds, max_frames);
 }
 
 void CudaTileFiller::fill_textbook(render::Tiles tiles, const std::vector<view::Placement>& placements,
