@@ -201,7 +201,7 @@ Options parse_options(int argc, char** argv) {
       if (value.empty()) throw InputError("--json needs a file name");
       o.json_path = value;
     } else if (arg == "--device") {
-      o.device = static_cast<int>(parse_whole(arg, value, 0, 1024));
+      o.device = static_cast<int>(parse_whole(arg, value, 0, kMaxDeviceOrdinal));
     } else if (arg == "--devices") {
       o.devices = parse_device_list(arg, value);
     }

@@ -22,10 +22,10 @@
 #include "app/json_text.hpp"
 #include "core/error.hpp"
 #include "cuda_check.hpp"
-#include "multi/device_guard.hpp"
 #include "multi/multi_engine.hpp"
 #include "multi/split_engine.hpp"
 #include "sim/cuda_engine.hpp"
+#include "sim/cuda_handles.hpp"
 
 namespace ls {
 
@@ -123,7 +123,7 @@ class SplitWork final : public Work {
   }
   void wait() override {
     for (const int d : std::set<int>(engine_.devices().begin(), engine_.devices().end())) {
-      const multi::DeviceGuard on(d);
+      const cuda::DeviceGuard on(d);
       CUDA_CHECK(cudaDeviceSynchronize());
     }
   }
@@ -146,7 +146,7 @@ class OneGpuWork final : public Work {
     for (int f = 0; f < frames; ++f) engine_.step(k);
   }
   void wait() override {
-    const multi::DeviceGuard on(engine_.device());
+    const cuda::DeviceGuard on(engine_.device());
     CUDA_CHECK(cudaDeviceSynchronize());
   }
   std::vector<std::uint64_t> hashes() override {
@@ -178,7 +178,7 @@ class SpreadWork final : public Work {
   }
   void wait() override {
     for (const int d : devices_) {
-      const multi::DeviceGuard on(d);
+      const cuda::DeviceGuard on(d);
       CUDA_CHECK(cudaDeviceSynchronize());
     }
   }

@@ -6,18 +6,17 @@
 #include <string_view>
 #include <vector>
 
-namespace ls {
+#include "core/engine.hpp"
 
-/// The highest CUDA device ordinal the command line accepts (--device, --devices, --display-device).
-inline constexpr int kMaxDeviceOrdinal = 1024;
+namespace ls {
 
 struct DeviceList {
   bool all = false;           // `all`: every device present
   std::vector<int> ordinals;  // in the order given
 };
 
-/// Parses LIST without touching any device: `all`, or ordinals 0..1024 separated by commas. An
-/// empty item, a non-number or a repeat is an InputError naming `option` and the LIST, followed by
+/// Parses LIST without touching any device: `all`, or ordinals 0..kMaxDeviceOrdinal (1023) separated by
+/// commas. An empty item, a non-number or a repeat is an InputError naming `option` and the LIST, followed by
 /// gpus_present_line().
 DeviceList parse_device_list(std::string_view option, std::string_view text);
 

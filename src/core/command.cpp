@@ -182,8 +182,6 @@ Variant parse_variant_token(const Token& t) {
   throw at(t.column, "unknown variant '" + t.text + "' (one of " + names + ")");
 }
 
-/// Highest CUDA device ordinal a script may name (the executor checks the devices present).
-constexpr long long kMaxDeviceOrdinal = 1023;
 /// Most instances a script may ask for: kMaxInstancesPerDevice on each device it may name.
 constexpr long long kMaxScriptInstances = kMaxInstancesPerDevice * (kMaxDeviceOrdinal + 1);
 

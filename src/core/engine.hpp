@@ -67,6 +67,9 @@ inline constexpr int kMaxGenerationsPerLaunch = 64;
 /// Instances one device runs at most (the panel's, the scripts' and --instances' limit on one GPU);
 /// an engine over several GPUs takes this many per GPU (Engine::max_instances).
 inline constexpr int kMaxInstancesPerDevice = 64;
+/// The highest CUDA device ordinal the command line and scripts accept (the machine's own count is
+/// checked where a device is used).
+inline constexpr int kMaxDeviceOrdinal = 1023;
 /// Largest timing period (Engine::set_timing_period).
 inline constexpr int kMaxTimingPeriod = 1000;
 /// Throws InputError naming the range when `period` is outside 1..kMaxTimingPeriod.

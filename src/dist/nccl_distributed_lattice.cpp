@@ -6,7 +6,7 @@
 
 #include "cuda_check.hpp"
 #include "dist/nccl_exchange.hpp"
-#include "multi/device_guard.hpp"
+#include "sim/cuda_handles.hpp"
 
 namespace ls::dist {
 

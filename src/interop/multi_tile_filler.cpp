@@ -16,7 +16,6 @@
 #include "interop/remote_tile.hpp"
 #include "interop/tile_atlas.hpp"
 #include "life_kernels.hpp"
-#include "multi/device_guard.hpp"
 #include "render/host_filler.hpp"
 #include "sim/cuda_handles.hpp"
 
@@ -79,7 +78,7 @@ MultiTileFiller::MultiTileFiller(Engine& engine, std::vector<CudaEngine*> slots,
     : engine_(engine) {
   const int display = slots.at(display_slot)->device();
   {
-    multi::DeviceGuard on(display);
+    cuda::DeviceGuard on(display);
     state_ = std::make_unique<State>();
   }
   State& s = *state_;
@@ -90,7 +89,7 @@ MultiTileFiller::MultiTileFiller(Engine& engine, std::vector<CudaEngine*> slots,
     State::Slot slot;
     slot.engine = slots[i];
     slot.device = slots[i]->device();
-    multi::DeviceGuard on(slot.device);
+    cuda::DeviceGuard on(slot.device);
     slot.graphs = std::make_unique<DisplayGraphs>();
     if (i != display_slot) {
       slot.copy = open_remote_copy(slot.device, display);
@@ -108,7 +107,7 @@ MultiTileFiller::~MultiTileFiller() {
 
 std::unique_ptr<render::TileAttachment> MultiTileFiller::attach(const render::Tile& tile) {
   (void)tile;
-  multi::DeviceGuard on(state_->display_device);  // its events order display-GPU streams
+  cuda::DeviceGuard on(state_->display_device);  // its events order display-GPU streams
   return std::make_unique<MultiTile>();
 }
 
@@ -170,7 +169,7 @@ void MultiTileFiller::fill_interop(render::Tiles tiles, const std::vector<view::
   const std::size_t n = std::min({tiles.size(), placements.size(), engine_.size()});
   if (n == 0) return;
   State& s = *state_;
-  multi::DeviceGuard on_display(s.display_device);  // the map, the copies in, the unmap
+  cuda::DeviceGuard on_display(s.display_device);  // the map, the copies in, the unmap
   TileAtlas& atlas = s.atlas;
   if (atlas.fit(tiles, n, s.stream.get()))
     for (std::size_t i = 0; i < n; ++i) tiles[i]->drawn = render::Tile::Drawn::never;  // no history
@@ -307,7 +306,7 @@ void MultiTileFiller::fill_remote_slot(std::size_t slot_index, render::Tiles til
     tile.drawn = render::Tile::Drawn::never;  // its new array holds no last frame to fade from
   }
   // Everything below is enqueued with the slot's GPU current.
-  multi::DeviceGuard on(slot.device);
+  cuda::DeviceGuard on(slot.device);
   if (engine.stream_mode() == StreamMode::graph) {
     s.jobs.clear();
     for (const std::size_t i : slot.tiles) {

@@ -6,7 +6,6 @@
 
 #include "cuda_check.hpp"
 #include "interop/graphics_resource.hpp"
-#include "multi/device_guard.hpp"
 #include "sim/cuda_handles.hpp"
 
 namespace ls::interop {
@@ -72,7 +71,7 @@ RemoteCopy open_remote_copy(int remote, int display) {
   CUDA_CHECK(cudaDeviceCanAccessPeer(&can, display, remote));
   if (!can) return RemoteCopy::host_staged;
   // The display's stream copies, so the display's context maps the remote GPU's memory.
-  multi::DeviceGuard on_display(display);
+  cuda::DeviceGuard on_display(display);
   const cudaError_t err = cudaDeviceEnablePeerAccess(remote, 0);
   if (err == cudaErrorPeerAccessAlreadyEnabled)
     cudaGetLastError();
@@ -84,14 +83,14 @@ RemoteCopy open_remote_copy(int remote, int display) {
 RemoteTile::RemoteTile(int remote, int display, RemoteCopy copy, int width, int height)
     : remote_(remote), display_(display), copy_(copy), width_(width), height_(height) {
   {
-    multi::DeviceGuard on(remote);
+    cuda::DeviceGuard on(remote);
     remote_side_ = std::make_unique<RemoteSide>(width, height, copy);
   }
   try {
-    multi::DeviceGuard on(display);
+    cuda::DeviceGuard on(display);
     display_side_ = std::make_unique<DisplaySide>(width, height, copy);
   } catch (...) {
-    multi::DeviceGuard on(remote);
+    cuda::DeviceGuard on(remote);
     remote_side_.reset();
     throw;
   }
@@ -102,10 +101,10 @@ RemoteTile::~RemoteTile() {
   // finished before a tile goes (TileFiller::finish_writes), so nothing still uses them.
   try {
     {
-      multi::DeviceGuard on(remote_);
+      cuda::DeviceGuard on(remote_);
       remote_side_.reset();
     }
-    multi::DeviceGuard on(display_);
+    cuda::DeviceGuard on(display_);
     display_side_.reset();
   } catch (...) {
   }

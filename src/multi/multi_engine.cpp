@@ -306,7 +306,12 @@ void MultiEngine::replace(std::size_t index, const InstanceSpec& spec) {
   on_device(slots_[p.slot].device, [&] {
     use(p.slot).add_moved(moved, s.generation, s.rule == spec.rule ? s.origin : unique_origin());
   });
-  use(p.slot).remove(p.local);
+  try {
+    use(p.slot).remove(p.local);
+  } catch (...) {
+    use(p.slot).remove(use(p.slot).size() - 1);  // as move(): a refusal leaves everything as it was
+    throw;
+  }
   forget_local(p.slot, p.local);
   places_[index] = Place{p.slot, use(p.slot).size() - 1};
 }

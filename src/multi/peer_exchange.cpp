@@ -15,7 +15,6 @@
 
 #include "core/error.hpp"
 #include "cuda_check.hpp"
-#include "multi/device_guard.hpp"
 #include "sim/cuda_handles.hpp"
 
 namespace ls::multi {
@@ -77,7 +76,7 @@ PeerExchange::PeerExchange(std::vector<BandMemory> bands, std::size_t row_bytes,
   const int n = static_cast<int>(bands_.size());
   for (int b = 0; b < n; ++b) {
     const BandMemory& me = bands_[static_cast<std::size_t>(b)];
-    DeviceGuard on(me.device);
+    cuda::DeviceGuard on(me.device);
     auto ev = std::make_unique<BandEvents>();
     for (int i = 0; i < 2; ++i) {
       ev->stepped[static_cast<std::size_t>(i)] = ordering_event();
@@ -98,7 +97,7 @@ PeerExchange::PeerExchange(std::vector<BandMemory> bands, std::size_t row_bytes,
       } else if (side.path == CopyPath::host_staged) {
         side.pinned = cuda::PinnedBuffer(row_bytes * static_cast<std::size_t>(max_rows));
         side.consumed = ordering_event();
-        DeviceGuard on_sender(from);
+        cuda::DeviceGuard on_sender(from);
         side.staging_stream = cuda::Stream(cuda::Stream::Create{});
         side.staged = ordering_event();
       }

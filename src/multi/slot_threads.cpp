@@ -54,15 +54,24 @@ struct SlotThreads::Worker {
 };
 
 SlotThreads::SlotThreads(std::vector<std::function<void()>> enter) {
-  for (auto& e : enter) {
-    auto w = std::make_unique<Worker>();
-    Worker* raw = w.get();
-    w->thread = std::thread([raw, e = std::move(e)] { raw->loop(e); });
-    workers_.push_back(std::move(w));
+  // Each worker is kept before its thread starts, so that a failure (no thread, no memory) stops and
+  // joins the threads already running instead of destroying a joinable std::thread.
+  workers_.reserve(enter.size());
+  try {
+    for (auto& e : enter) {
+      workers_.push_back(std::make_unique<Worker>());
+      Worker* raw = workers_.back().get();
+      raw->thread = std::thread([raw, e = std::move(e)] { raw->loop(e); });
+    }
+  } catch (...) {
+    stop_all();
+    throw;
   }
 }
 
-SlotThreads::~SlotThreads() {
+SlotThreads::~SlotThreads() { stop_all(); }
+
+void SlotThreads::stop_all() noexcept {
   for (auto& w : workers_) {
     {
       std::lock_guard lock(w->mutex);
@@ -70,7 +79,8 @@ SlotThreads::~SlotThreads() {
     }
     w->wake.notify_all();
   }
-  for (auto& w : workers_) w->thread.join();
+  for (auto& w : workers_)
+    if (w->thread.joinable()) w->thread.join();
 }
 
 std::thread::id SlotThreads::thread_id(std::size_t slot) const { return workers_.at(slot)->thread.get_id(); }

@@ -37,6 +37,8 @@ class SlotThreads {
   void run_on_all(const std::function<void(int slot)>& job);
 
  private:
+  /// Stops every started thread and joins it (the destructor, and a constructor that failed).
+  void stop_all() noexcept;
   struct Worker;
   std::vector<std::unique_ptr<Worker>> workers_;
 };

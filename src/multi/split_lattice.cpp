@@ -11,7 +11,6 @@
 #include "core/splitmix.hpp"
 #include "cuda_check.hpp"
 #include "life_kernels.hpp"
-#include "multi/device_guard.hpp"
 #include "multi/peer_exchange.hpp"
 #include "sim/cuda_handles.hpp"
 #include "sim/instance.hpp"
@@ -67,7 +66,7 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
   depth_ = variant_iterates(variant_) ? k_ : 1;
   if (variant_ == Variant::iterate) {
     for (const int d : workers.devices()) {
-      DeviceGuard on(d);
+      cuda::DeviceGuard on(d);
       depth_ = std::min(depth_, std::max(1, kernels::iterate_max_depth()));
     }
   }
@@ -93,7 +92,7 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
     need[workers.device(static_cast<std::size_t>(b))] +=
         band_bytes(bands_[static_cast<std::size_t>(first_band_ + b)]);
   for (const auto& [device, bytes] : need) {
-    DeviceGuard on(device);
+    cuda::DeviceGuard on(device);
     std::size_t free = 0, total = 0;
     CUDA_CHECK(cudaMemGetInfo(&free, &total));
     if (bytes > free) {
@@ -108,7 +107,7 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
     auto s = std::make_unique<BandState>();
     s->device = workers.device(static_cast<std::size_t>(b));
     s->band = bands_[static_cast<std::size_t>(first_band_ + b)];
-    DeviceGuard on(s->device);
+    cuda::DeviceGuard on(s->device);
     s->stream = cuda::Stream(cuda::Stream::Create{});
     const std::size_t buffer_bytes = row_bytes * static_cast<std::size_t>(s->band.rows + 2 * halo_);
     s->memory = cuda::DeviceBuffer::try_allocate(band_bytes(s->band));
@@ -169,7 +168,7 @@ SplitLattice::~SplitLattice() {
   for (auto& s : state_) {
     // cudaFree and the stream's destruction with the band's device current.
     try {
-      DeviceGuard on(s->device);
+      cuda::DeviceGuard on(s->device);
       s.reset();
     } catch (...) {
       s.reset();

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "cuda_check.hpp"
-#include "multi/device_guard.hpp"
+#include "sim/cuda_handles.hpp"
 #include "sim/event_reads.hpp"
 
 namespace ls::multi {
@@ -22,7 +22,7 @@ BandTimings::~BandTimings() {
     for (std::size_t b = 0; b < slot.start.size(); ++b) {
       if (!slot.start[b] && !slot.end[b]) continue;
       try {
-        const DeviceGuard on(devices_[b]);
+        const cuda::DeviceGuard on(devices_[b]);
         slot.start[b] = cuda::Event();
         slot.end[b] = cuda::Event();
       } catch (...) {
@@ -113,7 +113,7 @@ bool SplitTimings::read(const std::vector<BandTimings*>& instances, const std::v
     auto it = per_device.find(d);
     if (it == per_device.end()) continue;
     std::vector<Mark>& marks = it->second;
-    const DeviceGuard on(d);
+    const cuda::DeviceGuard on(d);
     const auto& first = instances[marks.front().instance]->slots_[s];
     const cudaEvent_t ref = first.start[marks.front().band].get();
     for (Mark& m : marks) {

@@ -291,9 +291,12 @@ void CudaEngine::request_summaries() {
     // Graph mode carries every instance's summary in the next frame's graph, unpaced: pacing each
     // instance on its own changed the frame graph's key (each branch's summary slot) nearly every
     // frame (2921 builds in 3000 frames of 64 x 1024², H100). A request with no frame since the
-    // last one (a paused app) serves the deferred ones now; they cover this request.
+    // last one (a paused app) serves the deferred ones now; they cover this request. After a frame
+    // that could not carry them (its gathered results' host slot still busy: the GPU 4 summary
+    // frames behind), they wait for the next frame instead: serving them one by one then would add
+    // 64 launches just when the GPU is late.
     if (e.summaries_deferred) {
-      e.flush_summaries();
+      if (!after_step) e.flush_summaries();
       return;
     }
     for (const auto& p : e.instances.all()) p->summaries.deferred = true;

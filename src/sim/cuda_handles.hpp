@@ -186,6 +186,22 @@ class PinnedBuffer {
   std::size_t bytes_ = 0;
 };
 
+/// Makes a CUDA device current for a scope and restores the caller's device on the way out (setup
+/// and teardown of per-device resources from the caller's thread).
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int device) {
+    CUDA_CHECK(cudaGetDevice(&previous_));
+    if (device != previous_) CUDA_CHECK(cudaSetDevice(device));
+  }
+  ~DeviceGuard() { cudaSetDevice(previous_); }
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int previous_ = 0;
+};
+
 /// An executable CUDA graph: a fixed sequence of work launched as a whole with one call.
 class GraphExec {
  public:

@@ -2,6 +2,8 @@
 // order, the ring never losing the newest request; their pacing and timing.
 #include "sim/summary_ring.hpp"
 
+#include <algorithm>
+
 #include "sim/event_reads.hpp"
 #include "sim/frame_launch.hpp"
 #include "sim/instance.hpp"
@@ -61,12 +63,15 @@ void poll_summaries(const Instance& inst, const KnownEvents* known) {
 
 void settle_gathered(const Instance& inst, const std::uint64_t* begin, const std::uint64_t* end,
                      const KnownEvents* known) {
-  for (const SummarySlot& slot : inst.summaries.slots) {
-    if (slot.pending && slot.host_words >= begin && slot.host_words < end) {
-      poll_summaries(inst, known);
-      return;
-    }
-  }
+  const auto in_range = [&](const SummarySlot& slot) {
+    return slot.pending && slot.host_words >= begin && slot.host_words < end;
+  };
+  if (std::none_of(inst.summaries.slots.begin(), inst.summaries.slots.end(), in_range)) return;
+  poll_summaries(inst, known);
+  // Whatever the poll could not publish (an older request still pending before it: not expected,
+  // the frames run in order) is dropped rather than read later with another frame's words.
+  for (const SummarySlot& slot : inst.summaries.slots)
+    if (in_range(slot)) const_cast<SummarySlot&>(slot).pending = false;
 }
 
 std::size_t SummaryRequests::claim_slot(Instance& inst, std::uint64_t frame, const KnownEvents* known) {

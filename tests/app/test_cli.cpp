@@ -79,7 +79,7 @@ TEST(Cli, RunRefusesABadDeviceListWithOneLineListingTheGpusPresent) {
       {"run --generations 1 --devices 1,0,1", "--devices 1,0,1: device 1 is listed twice; "},
       {"run --generations 1 --devices 0,", "--devices 0,: expected `all` or device numbers"},
       {"run --generations 1 --devices ''", "--devices : expected `all` or device numbers"},
-      {"run --generations 1 --devices 0,x", "--devices 0,x: 'x' is not a device number 0..1024"},
+      {"run --generations 1 --devices 0,x", "--devices 0,x: 'x' is not a device number 0..1023"},
       {"run --generations 1 --device 0 --devices 0", "--device and --devices: give one of them"},
       {"run --generations 1 --devices 0,1 --backend cpu", "--devices with --backend cpu"},
       {"run --generations 1 --devices 1000,1001", "--devices: device 1000 does not exist; "},
@@ -125,7 +125,7 @@ TEST(Cli, AppRefusesABadDeviceListWithOneLineListingTheGpusPresent) {
       {"--headless --devices 0,0", "lifestreams: --devices 0,0: device 0 is listed twice; "},
       {"--headless --devices 2,1,2", "--devices 2,1,2: device 2 is listed twice; "},
       {"--headless --devices 0,", "--devices 0,: expected `all` or device numbers"},
-      {"--headless --devices 0,x", "--devices 0,x: 'x' is not a device number 0..1024"},
+      {"--headless --devices 0,x", "--devices 0,x: 'x' is not a device number 0..1023"},
       {"--headless --device 0 --devices 0",
        "--device and --devices: give one of them (--device N means --devices N)"},
       {"--headless --devices 1000,1001", "--devices: device 1000 does not exist; "},
@@ -138,7 +138,7 @@ TEST(Cli, AppRefusesABadDeviceListWithOneLineListingTheGpusPresent) {
        "lifestreams: --display-device 2: not one of --devices (0,1)"},
       {"--headless --display-device 1", "--display-device 1: not one of --device (0)"},
       {"--headless --device 3 --display-device 0", "--display-device 0: not one of --device (3)"},
-      {"--headless --display-device x", "--display-device x: expected a whole number 0..1024"},
+      {"--headless --display-device x", "--display-device x: expected a whole number 0..1023"},
   };
   for (const Bad& b : cases) {
     expect_refused(b);
@@ -185,7 +185,7 @@ TEST(Cli, BenchRefusesBadArgumentsWithOneLineOfOurOwn) {
       {"bench --sizes 64 --sizes 32", "lifestreams bench: --sizes given twice"},
       {"bench --json --bogus", "lifestreams bench: --json needs a value"},
       {"bench --instances 0", "--instances 0: expected a whole number 1..1024"},
-      {"bench --device -1", "--device -1: expected a whole number 0..1024"},
+      {"bench --device -1", "--device -1: expected a whole number 0..1023"},
       {"bench --sizes 99999999999", "--sizes 99999999999: expected a whole number 32..1048576"},
       {"bench --timing-period 1,1001", "--timing-period 1001: expected a whole number 1..1000"},
   };
@@ -198,7 +198,7 @@ TEST(Cli, BenchRefusesABadDeviceListWithOneLineListingTheGpusPresent) {
   const Bad cases[] = {
       {"bench --devices 0,0", "--devices 0,0: device 0 is listed twice; "},
       {"bench --devices 0,", "--devices 0,: expected `all` or device numbers"},
-      {"bench --devices 0,x", "--devices 0,x: 'x' is not a device number 0..1024"},
+      {"bench --devices 0,x", "--devices 0,x: 'x' is not a device number 0..1023"},
       {"bench --device 0 --devices 0", "--device and --devices: give one of them"},
       {"bench --devices 1000,1001", "--devices: device 1000 does not exist; "},
   };

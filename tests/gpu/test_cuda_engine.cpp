@@ -5,6 +5,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <optional>
@@ -976,6 +977,62 @@ TEST_F(CudaEngineTest, GraphModeSummariesOfManyInstancesNameTheirGeneration) {
     const StateSummary last = engine.summarize(i);
     EXPECT_EQ(last.generation, static_cast<std::uint64_t>(kFrames));
     EXPECT_EQ(last.hash, truth[i][kFrames].second) << "instance " << i;
+  }
+}
+
+/// Holds a stream until `release` is set (or 20 s pass): a host function that makes the GPU lag.
+void CUDART_CB hold_stream(void* release) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!static_cast<std::atomic<bool>*>(release)->load() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+}
+
+// The GPU held back for 10 frames (a host function blocks the frame stream): the frame graphs queue
+// up, the gathered summaries' host slots fill, and later frames go without summaries instead of
+// overwriting a slot still in flight. Every summary shown meanwhile names its generation truly, no
+// step blocks, and once the GPU is released the summaries catch up with the state.
+TEST_F(CudaEngineTest, GraphModeSummariesWhileTheGpuLagsNameTheirGeneration) {
+  CudaEngine engine;
+  engine.set_stream_mode(StreamMode::graph);
+  constexpr int kInstances = 20, kFrames = 24, kHeld = 10;
+  std::vector<std::vector<std::uint64_t>> truth(kInstances);
+  for (int i = 0; i < kInstances; ++i) {
+    engine.add(random_spec(64, 64, 0.3, 300 + i,
+                           kAllVariants[static_cast<std::size_t>(i) % kAllVariants.size()], Rule::life(), 1));
+    Lattice reference = Lattice::random(64, 64, 0.3, 300 + static_cast<std::uint64_t>(i));
+    for (int g = 0; g <= kFrames; ++g) {
+      truth[static_cast<std::size_t>(i)].push_back(reference.hash());
+      cpu_run(reference, Rule::life(), 1);
+    }
+  }
+  // Static: a failed assertion leaves the test while the host function may still read it.
+  static std::atomic<bool> release;
+  release = false;
+  int checked = 0;
+  for (int f = 0; f < kFrames; ++f) {
+    if (f == 6) CUDA_CHECK(cudaLaunchHostFunc(engine.device_view(0).stream, hold_stream, &release));
+    if (f == 6 + kHeld) release = true;
+    engine.step(1);
+    EXPECT_EQ(engine.host_syncs_in_last_step(), 0u) << "frame " << f;
+    engine.request_summaries();
+    for (std::size_t i = 0; i < engine.size(); ++i) {
+      const std::optional<StateSummary> got = engine.status(i).summary;
+      if (!got) continue;
+      ASSERT_LE(got->generation, static_cast<std::uint64_t>(kFrames));
+      EXPECT_EQ(got->hash, truth[i][got->generation])
+          << "instance " << i << " generation " << got->generation;
+      ++checked;
+    }
+  }
+  release = true;
+  EXPECT_GT(checked, 0);
+  engine.request_summaries();  // no frame since the last request: the waiting summaries go now
+  engine.finish();
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    const std::optional<StateSummary> last = engine.status(i).summary;
+    ASSERT_TRUE(last.has_value()) << "instance " << i;
+    EXPECT_EQ(last->generation, static_cast<std::uint64_t>(kFrames)) << "instance " << i;
+    EXPECT_EQ(last->hash, truth[i][kFrames]) << "instance " << i;
   }
 }
 
