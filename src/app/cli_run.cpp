@@ -157,7 +157,8 @@ int run_script(const RunArgs& a) {
         parse_whole("--generations-per-launch", *a.generations_per_launch, 1, kMaxGenerationsPerLaunch));
   }
   if (a.pattern && a.pattern->empty()) throw InputError("--pattern '': expected a file name");
-  const int device = a.device ? static_cast<int>(parse_whole("--device", *a.device, 0, kMaxDeviceOrdinal)) : 0;
+  const int device =
+      a.device ? static_cast<int>(parse_whole("--device", *a.device, 0, kMaxDeviceOrdinal)) : 0;
 
   auto engine = make_engine(a.backend.value_or("auto"), device);
   app::Scene scene(*engine, settings);
