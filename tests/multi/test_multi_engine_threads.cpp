@@ -75,45 +75,45 @@ class RecordingEngine final : public Engine {
   std::string backend() const override { return "cpu"; }
   std::string device_name() const override { return "recording"; }
   int cuda_device() const override { return -1; }
-  std::size_t size() const override { return in().size(); }
-  void add(const InstanceSpec& spec) override { in().add(spec); }
+  std::size_t size() const override { return in()->size(); }
+  void add(const InstanceSpec& spec) override { in()->add(spec); }
   void add_moved(const InstanceSpec& spec, std::uint64_t g, std::uint64_t o) override {
-    in().add_moved(spec, g, o);
+    in()->add_moved(spec, g, o);
   }
-  void remove(std::size_t i) override { in().remove(i); }
-  void replace(std::size_t i, const InstanceSpec& spec) override { in().replace(i, spec); }
-  void set_variant(std::size_t i, Variant v) override { in().set_variant(i, v); }
-  void set_rule(std::size_t i, const Rule& r) override { in().set_rule(i, r); }
-  void set_generations_per_launch(std::size_t i, int k) override { in().set_generations_per_launch(i, k); }
-  void set_cell(std::size_t i, int x, int y, bool alive) override { in().set_cell(i, x, y, alive); }
-  void set_stream_mode(StreamMode m) override { in().set_stream_mode(m); }
-  StreamMode stream_mode() const override { return in().stream_mode(); }
-  void set_timing_period(int p) override { in().set_timing_period(p); }
-  int timing_period() const override { return in().timing_period(); }
-  bool frame_timed() const override { return in().frame_timed(); }
+  void remove(std::size_t i) override { in()->remove(i); }
+  void replace(std::size_t i, const InstanceSpec& spec) override { in()->replace(i, spec); }
+  void set_variant(std::size_t i, Variant v) override { in()->set_variant(i, v); }
+  void set_rule(std::size_t i, const Rule& r) override { in()->set_rule(i, r); }
+  void set_generations_per_launch(std::size_t i, int k) override { in()->set_generations_per_launch(i, k); }
+  void set_cell(std::size_t i, int x, int y, bool alive) override { in()->set_cell(i, x, y, alive); }
+  void set_stream_mode(StreamMode m) override { in()->set_stream_mode(m); }
+  StreamMode stream_mode() const override { return in()->stream_mode(); }
+  void set_timing_period(int p) override { in()->set_timing_period(p); }
+  int timing_period() const override { return in()->timing_period(); }
+  bool frame_timed() const override { return in()->frame_timed(); }
   void step(int g) override {
     Use use(*this, frame_threads);
     ++steps;
     if (frames_ && frames_->wait_for_all) frames_->meet();
     inner_.step(g);
   }
-  std::uint64_t host_syncs_in_last_step() const override { return in().host_syncs_in_last_step(); }
+  std::uint64_t host_syncs_in_last_step() const override { return in()->host_syncs_in_last_step(); }
   void request_summaries() override {
     Use use(*this, frame_threads);
     inner_.request_summaries();
   }
-  InstanceStatus status(std::size_t i) const override { return in().status(i); }
-  FrameTimings frame_timings() const override { return in().frame_timings(); }
-  std::vector<TimelineBar> timeline() const override { return in().timeline(); }
-  bool begin_display(std::size_t i) override { return in().begin_display(i); }
-  void end_display(std::size_t i) override { in().end_display(i); }
+  InstanceStatus status(std::size_t i) const override { return in()->status(i); }
+  FrameTimings frame_timings() const override { return in()->frame_timings(); }
+  std::vector<TimelineBar> timeline() const override { return in()->timeline(); }
+  bool begin_display(std::size_t i) override { return in()->begin_display(i); }
+  void end_display(std::size_t i) override { in()->end_display(i); }
   void request_snapshots(std::uint64_t m) override {
     Use use(*this, frame_threads);
     inner_.request_snapshots(m);
   }
-  std::vector<HostSnapshot> snapshots() const override { return in().snapshots(); }
-  Lattice read(std::size_t i) override { return in().read(i); }
-  StateSummary summarize(std::size_t i) override { return in().summarize(i); }
+  std::vector<HostSnapshot> snapshots() const override { return in()->snapshots(); }
+  Lattice read(std::size_t i) override { return in()->read(i); }
+  StateSummary summarize(std::size_t i) override { return in()->summarize(i); }
   void finish() override {
     Use use(*this, frame_threads);
     inner_.finish();
@@ -125,6 +125,7 @@ class RecordingEngine final : public Engine {
    public:
     Use(const RecordingEngine& e, std::set<std::thread::id>& threads) : e_(e) {
       if (e_.inside_.fetch_add(1) != 0) ++e_.overlaps;
+      const std::lock_guard lock(e_.threads_mutex_);  // overlapping calls must not race here
       threads.insert(std::this_thread::get_id());
     }
     ~Use() { e_.inside_.fetch_sub(1); }
@@ -134,12 +135,17 @@ class RecordingEngine final : public Engine {
    private:
     const RecordingEngine& e_;
   };
-  CpuEngine& in() const {
-    Use use(*this, const_cast<RecordingEngine*>(this)->other_threads);
-    return inner_;
-  }
+  /// The inner engine, marked in use until the end of the full expression that calls through it (so
+  /// that a call overlapping another thread's is seen for its whole length, not just its start).
+  struct Held {
+    Use use;
+    CpuEngine& engine;
+    CpuEngine* operator->() const { return &engine; }
+  };
+  Held in() const { return Held{Use(*this, const_cast<RecordingEngine*>(this)->other_threads), inner_}; }
   Frames* frames_;
   mutable std::atomic<int> inside_{0};
+  mutable std::mutex threads_mutex_;
   mutable CpuEngine inner_{1};
 };
 
