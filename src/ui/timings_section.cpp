@@ -145,7 +145,9 @@ void draw_totals(const PanelModel& model) {
   frame_ms(frame.valid, frame.gpu_span_ms);
   total_label("host enqueue",
               gpu ? "Host time per frame spent enqueueing the steps (the engine's step()), mean over 120 "
-                    "frames; host-bound when it is at least the GPU span"
+                    "frames; host-bound when it is at least the time the GPU's streams work in a frame (the "
+                    "timeline's "
+                    "bars, which can be far less than the span)"
                   : "Host time per frame of the steps (the CPU does the work), mean over 120 frames");
   if (model.host_enqueue_ms.samples > 0) {
     ImGui::Text("%s ms", format_ms(model.host_enqueue_ms.mean, a, sizeof a));

@@ -112,6 +112,7 @@ TEST_F(PanelLayoutTest, HostEnqueueShowsBesideTheSpanAndSaysWhatBindsTheFrame) {
   with_engine_ = false;
   model_.backend = "cuda";
   model_.frame = FrameTimings{true, 0.5, 4.0, 8.0, {}};
+  model_.timeline.clear();  // no bars: the span stands for the GPU's work
   model_.host_enqueue_ms.samples = 120;
   model_.host_enqueue_ms.mean = 0.8;
   std::string text = panel_text();
@@ -125,6 +126,26 @@ TEST_F(PanelLayoutTest, HostEnqueueShowsBesideTheSpanAndSaysWhatBindsTheFrame) {
   model_.frame.valid = false;
   EXPECT_EQ(frame_bound(model_), FrameBound::unknown);
   EXPECT_EQ(panel_text().find("-bound"), std::string::npos);
+}
+
+// The GPU's side of that comparison is the time its streams work, not the span: a 2.6 ms span that
+// holds 0.13 ms of bars (streams waiting on the display handoff) is host-bound at 0.24 ms of
+// enqueue. Overlapping bars count once.
+TEST_F(PanelLayoutTest, TheFrameIsBoundByTheHostWhenTheGpuWorksLessThanItEnqueues) {
+  model_.backend = "cuda";
+  model_.frame = FrameTimings{true, 2.6, 0.13, 0.05, {}};
+  model_.host_enqueue_ms.samples = 120;
+  model_.host_enqueue_ms.mean = 0.24;
+  using K = TimelineBar::Kind;
+  model_.timeline = {
+      {0, 0, K::step, 0.00, 0.05}, {1, 1, K::step, 0.02, 0.06}, {0, 0, K::display, 2.53, 2.60}};
+  EXPECT_NEAR(busy_union_ms(model_.timeline), 0.06 + 0.07, 1e-12);
+  EXPECT_EQ(frame_bound(model_), FrameBound::host);
+  model_.host_enqueue_ms.mean = 0.1;
+  EXPECT_EQ(frame_bound(model_), FrameBound::gpu);
+  model_.timeline.clear();  // no timeline yet: the span stands for the work
+  model_.host_enqueue_ms.mean = 0.24;
+  EXPECT_EQ(frame_bound(model_), FrameBound::gpu);
 }
 
 TEST_F(PanelLayoutTest, VsyncIsBlamedOnlyNearTheRefreshRate) {
