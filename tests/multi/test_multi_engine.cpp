@@ -13,6 +13,7 @@
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
 #include "multi/multi_engine.hpp"
+#include "seen.hpp"
 
 namespace ls::multi {
 namespace {
@@ -55,30 +56,6 @@ std::string message_of(const std::function<void()>& f) {
     return e.what();
   }
   return "(no error)";
-}
-
-/// Everything a caller sees of instance i that must not change without a step or an edit.
-struct Seen {
-  std::uint64_t generation, hash, population, origin;
-  Rule rule;
-  Variant variant;
-  int k;
-  int width, height;
-  bool operator==(const Seen&) const = default;
-};
-
-Seen seen(Engine& e, std::size_t i) {
-  const InstanceStatus s = e.status(i);
-  const StateSummary sum = e.summarize(i);
-  EXPECT_EQ(sum.generation, s.generation);
-  return Seen{s.generation, sum.hash, sum.population, s.origin, s.rule, s.variant, s.generations_per_launch,
-              s.width,      s.height};
-}
-
-std::vector<Seen> seen_all(Engine& e) {
-  std::vector<Seen> out;
-  for (std::size_t i = 0; i < e.size(); ++i) out.push_back(seen(e, i));
-  return out;
 }
 
 TEST(MultiEngine, AddsGoRoundRobinOverTheSlotsUnlessASlotIsNamed) {

@@ -20,6 +20,7 @@
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
 #include "multi/multi_engine.hpp"
+#include "seen.hpp"
 #include "sim/cuda_engine.hpp"
 
 namespace ls::multi {
@@ -73,28 +74,6 @@ Rule random_rule(std::mt19937_64& rng) {
   r.birth = static_cast<std::uint16_t>(rng() & 0x1feu);
   r.survive = static_cast<std::uint16_t>(rng() & 0x1ffu);
   return r;
-}
-
-struct Seen {
-  std::uint64_t generation, hash, population, origin;
-  Rule rule;
-  Variant variant;
-  int k, width, height;
-  bool operator==(const Seen&) const = default;
-};
-
-Seen seen(Engine& e, std::size_t i) {
-  const InstanceStatus s = e.status(i);
-  const StateSummary sum = e.summarize(i);
-  EXPECT_EQ(sum.generation, s.generation);
-  return Seen{s.generation, sum.hash, sum.population, s.origin, s.rule, s.variant, s.generations_per_launch,
-              s.width,      s.height};
-}
-
-std::vector<Seen> seen_all(Engine& e) {
-  std::vector<Seen> out;
-  for (std::size_t i = 0; i < e.size(); ++i) out.push_back(seen(e, i));
-  return out;
 }
 
 // Random soups of every variant (two each, random rules and k) step while instances move back and
