@@ -90,19 +90,6 @@ struct Row {
 
 // ---- argument parsing -------------------------------------------------------------------------
 
-std::pair<int, int> parse_size(std::string_view text) {
-  const std::size_t x = text.find_first_of("xX");
-  const long long w = parse_whole("--sizes", text.substr(0, x), 32, kMaxLatticeSide);
-  const long long h =
-      x == std::string_view::npos ? w : parse_whole("--sizes", text.substr(x + 1), 32, kMaxLatticeSide);
-  try {
-    check_lattice_size(w, h);
-  } catch (const InputError& e) {
-    throw InputError(std::string("--sizes: ") + e.what());
-  }
-  return {static_cast<int>(w), static_cast<int>(h)};
-}
-
 struct Options {
   std::optional<std::vector<Variant>> variants;
   std::optional<std::vector<std::pair<int, int>>> sizes;
@@ -163,7 +150,7 @@ Options parse_options(int argc, char** argv) {
       o.variants = list;
     } else if (arg == "--sizes") {
       std::vector<std::pair<int, int>> list;
-      for (const auto& item : split_list(arg, value)) list.push_back(parse_size(item));
+      for (const auto& item : split_list(arg, value)) list.push_back(parse_lattice_size("--sizes", item));
       o.sizes = list;
     } else if (arg == "--instances") {
       std::vector<int> list;

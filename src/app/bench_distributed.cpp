@@ -101,20 +101,11 @@ struct Row {
 // ---- options ----------------------------------------------------------------------------------
 
 std::pair<int, int> parse_size(std::string_view text, bool width_only) {
-  const std::size_t x = text.find_first_of("xX");
-  if (width_only && x != std::string_view::npos)
+  if (!width_only) return parse_lattice_size("--sizes", text);
+  if (text.find_first_of("xX") != std::string_view::npos)
     throw InputError("--sizes " + std::string(text) +
                      ": with --rows-per-rank a size is a width (the height is rows per rank x ranks)");
-  const long long w = parse_whole("--sizes", text.substr(0, x), 32, kMaxLatticeSide);
-  if (width_only) return {static_cast<int>(w), 0};
-  const long long h =
-      x == std::string_view::npos ? w : parse_whole("--sizes", text.substr(x + 1), 32, kMaxLatticeSide);
-  try {
-    check_lattice_size(w, h);
-  } catch (const InputError& e) {
-    throw InputError(std::string("--sizes: ") + e.what());
-  }
-  return {static_cast<int>(w), static_cast<int>(h)};
+  return {static_cast<int>(parse_whole("--sizes", text, 32, kMaxLatticeSide)), 0};
 }
 
 Options to_options(const Args& a) {

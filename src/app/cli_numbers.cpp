@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/lattice.hpp"
 
 namespace ls {
 
@@ -62,6 +63,19 @@ std::uint64_t parse_unsigned64(std::string_view flag, std::string_view text) {
                      std::to_string(std::numeric_limits<std::uint64_t>::max()) + ")");
   }
   return value;
+}
+
+std::pair<int, int> parse_lattice_size(std::string_view flag, std::string_view text) {
+  const std::size_t x = text.find_first_of("xX");
+  const long long w = parse_whole(flag, text.substr(0, x), 32, kMaxLatticeSide);
+  const long long h =
+      x == std::string_view::npos ? w : parse_whole(flag, text.substr(x + 1), 32, kMaxLatticeSide);
+  try {
+    check_lattice_size(w, h);
+  } catch (const InputError& e) {
+    throw InputError(std::string(flag) + ": " + e.what());
+  }
+  return {static_cast<int>(w), static_cast<int>(h)};
 }
 
 double parse_real(std::string_view flag, std::string_view text, double min, double max) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace CLI {
@@ -33,6 +34,10 @@ long long parse_whole(std::string_view flag, std::string_view text, long long mi
 /// An unsigned 64-bit number written in decimal digits only (no sign). Otherwise InputError
 /// "FLAG TEXT: expected an unsigned 64-bit number (0..18446744073709551615)".
 std::uint64_t parse_unsigned64(std::string_view flag, std::string_view text);
+
+/// A lattice size "W" (square) or "WxH", each side 32..kMaxLatticeSide and the lattice within
+/// check_lattice_size; InputError naming `flag` otherwise (the benches' --sizes).
+std::pair<int, int> parse_lattice_size(std::string_view flag, std::string_view text);
 
 /// A finite decimal number from min to max (the whole text). Otherwise InputError "FLAG TEXT:
 /// expected a value from MIN to MAX".

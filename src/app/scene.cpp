@@ -79,15 +79,7 @@ InstanceSpec Scene::new_spec(std::size_t index) const {
 }
 
 InstanceSpec Scene::spec_of(std::size_t index, InitialState init) const {
-  const InstanceStatus s = engine_.status(index);
-  InstanceSpec spec;
-  spec.width = s.width;
-  spec.height = s.height;
-  spec.rule = s.rule;
-  spec.variant = s.variant;
-  spec.generations_per_launch = s.generations_per_launch;
-  spec.init = std::move(init);
-  return spec;
+  return spec_like(engine_.status(index), std::move(init));
 }
 
 void Scene::check_index(std::size_t index) const {

@@ -4,11 +4,23 @@
 #include <atomic>
 #include <bit>
 #include <cstring>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/splitmix.hpp"
 
 namespace ls {
+
+InstanceSpec spec_like(const InstanceStatus& s, InitialState init) {
+  InstanceSpec spec;
+  spec.width = s.width;
+  spec.height = s.height;
+  spec.rule = s.rule;
+  spec.variant = s.variant;
+  spec.generations_per_launch = s.generations_per_launch;
+  spec.init = std::move(init);
+  return spec;
+}
 
 std::string_view variant_name(Variant v) {
   switch (v) {

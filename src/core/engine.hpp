@@ -146,6 +146,10 @@ struct InstanceStatus {
   std::vector<float> step_history;
 };
 
+/// The spec that makes an instance like the one `s` describes (size, rule, variant, k) from `init`:
+/// a move, a converted copy or a reload keeps the instance as it is, only its cells come anew.
+InstanceSpec spec_like(const InstanceStatus& s, InitialState init);
+
 /// Summaries finish a frame or two after they are asked (read without waiting); one older than
 /// this many frames is paced or late, and the tile labels and the panel say how old it is.
 inline constexpr std::uint64_t kFreshSummaryFrames = 2;

@@ -325,13 +325,7 @@ void MultiEngine::move(std::size_t index, std::size_t slot) {
                      std::to_string(slots_[slot].device) + ": 1 instance asked there; " +
                      room_text(counts()));
   const InstanceStatus s = use(from.slot).status(from.local);
-  InstanceSpec spec;
-  spec.width = s.width;
-  spec.height = s.height;
-  spec.rule = s.rule;
-  spec.variant = s.variant;
-  spec.generations_per_launch = s.generations_per_launch;
-  spec.init = use(from.slot).read(from.local);
+  const InstanceSpec spec = spec_like(s, use(from.slot).read(from.local));
   // The target takes the state before the source lets it go: a refusal changes nothing.
   on_device(slots_[slot].device, [&] { use(slot).add_moved(spec, s.generation, s.origin); });
   try {
