@@ -174,20 +174,11 @@ void CudaTileFiller::fill_graph(render::Tiles tiles, const std::vector<view::Pla
   s.jobs.clear();
   for (std::size_t i = 0; i < n; ++i) {
     render::Tile& tile = *tiles[i];
-    const DeviceLatticeView v = engine_.device_view(i);
-    RenderJob job;
-    job.layout = v.layout;
-    job.cells = v.cells;
-    job.width = v.width;
-    job.height = v.height;
-    job.surface = s.surface;
-    job.tex_width = tile.width;
-    job.tex_height = tile.height;
-    job.view = tile_view(tile, placements[i], options, palette);
-    job.view.surface_x = tile.source_x;
-    job.view.surface_y = tile.source_y;
-    job.stamps = timed ? engine_.claim_display_stamps(i) : nullptr;
-    s.jobs.push_back(job);
+    kernels::TileView view = tile_view(tile, placements[i], options, palette);
+    view.surface_x = tile.source_x;  // its place in the shared texture
+    view.surface_y = tile.source_y;
+    s.jobs.push_back(render_job(engine_.device_view(i), s.surface, tile.width, tile.height, view,
+                                timed ? engine_.claim_display_stamps(i) : nullptr));
     tile.drawn = render::Tile::Drawn::device;
   }
   const cudaStream_t frame = engine_.device_view(0).stream;

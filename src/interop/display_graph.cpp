@@ -6,6 +6,21 @@
 
 namespace ls::interop {
 
+RenderJob render_job(const DeviceLatticeView& lattice, cudaSurfaceObject_t surface, int tex_width,
+                     int tex_height, const kernels::TileView& view, std::uint64_t* stamps) {
+  RenderJob job;
+  job.layout = lattice.layout;
+  job.cells = lattice.cells;
+  job.width = lattice.width;
+  job.height = lattice.height;
+  job.surface = surface;
+  job.tex_width = tex_width;
+  job.tex_height = tex_height;
+  job.view = view;
+  job.stamps = stamps;
+  return job;
+}
+
 namespace {
 
 template <class T>

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "life_kernels.hpp"
+#include "sim/cuda_engine.hpp"
 #include "sim/cuda_handles.hpp"
 
 namespace ls::interop {
@@ -24,6 +25,10 @@ struct RenderJob {
   kernels::TileView view;
   std::uint64_t* stamps = nullptr;
 };
+
+/// The job that draws `lattice` into `surface` (a tex_width x tex_height tile seen through `view`).
+RenderJob render_job(const DeviceLatticeView& lattice, cudaSurfaceObject_t surface, int tex_width,
+                     int tex_height, const kernels::TileView& view, std::uint64_t* stamps);
 
 class DisplayGraphs {
  public:

@@ -234,20 +234,11 @@ void MultiTileFiller::fill_display_slot(render::Tiles tiles, const std::vector<v
     for (const std::size_t i : slot.tiles) {
       render::Tile& tile = *tiles[i];
       const std::size_t local = s.places[i].local;
-      const DeviceLatticeView v = engine.device_view(local);
-      RenderJob job;
-      job.layout = v.layout;
-      job.cells = v.cells;
-      job.width = v.width;
-      job.height = v.height;
-      job.surface = s.surface;
-      job.tex_width = tile.width;
-      job.tex_height = tile.height;
-      job.view = tile_view(tile, placements[i], options, palette);
-      job.view.surface_x = tile.source_x;
-      job.view.surface_y = tile.source_y;
-      job.stamps = timed ? engine.claim_display_stamps(local) : nullptr;
-      s.jobs.push_back(job);
+      kernels::TileView view = tile_view(tile, placements[i], options, palette);
+      view.surface_x = tile.source_x;  // its place in the shared texture
+      view.surface_y = tile.source_y;
+      s.jobs.push_back(render_job(engine.device_view(local), s.surface, tile.width, tile.height, view,
+                                  timed ? engine.claim_display_stamps(local) : nullptr));
       tile.drawn = render::Tile::Drawn::device;
     }
     const cudaStream_t frame = engine.device_view(s.places[slot.tiles.front()].local).stream;
@@ -312,18 +303,10 @@ void MultiTileFiller::fill_remote_slot(std::size_t slot_index, render::Tiles til
     for (const std::size_t i : slot.tiles) {
       render::Tile& tile = *tiles[i];
       const std::size_t local = s.places[i].local;
-      const DeviceLatticeView v = engine.device_view(local);
-      RenderJob job;
-      job.layout = v.layout;
-      job.cells = v.cells;
-      job.width = v.width;
-      job.height = v.height;
-      job.surface = multi_of(tile).remote->surface();
-      job.tex_width = tile.width;
-      job.tex_height = tile.height;
-      job.view = tile_view(tile, placements[i], options, palette);
-      job.stamps = timed ? engine.claim_display_stamps(local) : nullptr;
-      s.jobs.push_back(job);
+      // The tile's own array on its GPU: drawn at (0, 0).
+      s.jobs.push_back(render_job(engine.device_view(local), multi_of(tile).remote->surface(), tile.width,
+                                  tile.height, tile_view(tile, placements[i], options, palette),
+                                  timed ? engine.claim_display_stamps(local) : nullptr));
       tile.drawn = render::Tile::Drawn::device;
     }
     const cudaStream_t frame = engine.device_view(s.places[slot.tiles.front()].local).stream;
