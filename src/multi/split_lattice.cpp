@@ -19,8 +19,9 @@ namespace ls::multi {
 
 using kernels::Layout;
 
-/// One band: its stream and memory (both buffers and the summary result in one allocation), all
-/// on its slot's device. Destroyed with that device current (SplitLattice's destructor).
+/// One band: its stream, event and memory (both buffers and the summary result in one allocation),
+/// all on its slot's device: made and destroyed with that device current (the constructor's guard,
+/// SplitLattice's destructor).
 struct SplitLattice::BandState {
   int device = 0;
   Band band;
@@ -104,10 +105,12 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
 
   std::vector<BandMemory> views;
   for (int b = 0; b < slots; ++b) {
+    const int device = workers.device(static_cast<std::size_t>(b));
+    // Before the state: its event belongs to the band's device (recorded on the band's stream).
+    cuda::DeviceGuard on(device);
     auto s = std::make_unique<BandState>();
-    s->device = workers.device(static_cast<std::size_t>(b));
+    s->device = device;
     s->band = bands_[static_cast<std::size_t>(first_band_ + b)];
-    cuda::DeviceGuard on(s->device);
     s->stream = cuda::Stream(cuda::Stream::Create{});
     const std::size_t buffer_bytes = row_bytes * static_cast<std::size_t>(s->band.rows + 2 * halo_);
     s->memory = cuda::DeviceBuffer::try_allocate(band_bytes(s->band));

@@ -29,6 +29,10 @@ struct DeviceLatticeView {
   cudaStream_t stream = nullptr;
 };
 
+/// The one-GPU engine. Its constructor makes `device` current; every later call must run on a
+/// thread whose current device is device() (its streams, events and memory belong to it). With
+/// several GPUs in one thread, the caller makes it current first (MultiEngine's slots do, on every
+/// call).
 class CudaEngine final : public Engine {
  public:
   /// Throws DeviceError if the device cannot be used.

@@ -90,6 +90,9 @@ TEST(RemoteTiles, ShowThePixelsTheOneGpuPathDrawsWhileStepping) {
   std::vector<std::vector<int>> layouts = {{0, 0}};
   if (cuda_device_count() >= 2) layouts.push_back({0, 1});
   render::HeadlessContext context(0);
+  // A CudaEngine's calls run with its device current (MultiEngine's slots make theirs current on
+  // every call); the one-GPU engine and its renderer are used between them, so each use says so.
+  const auto gpu0 = [] { ASSERT_EQ(cudaSetDevice(0), cudaSuccess); };
   const int cells = 2048;
   const auto placements = four_tiles(cells);
   const render::Palette palette;
@@ -107,11 +110,13 @@ TEST(RemoteTiles, ShowThePixelsTheOneGpuPathDrawsWhileStepping) {
           spec.variant = variants[i];
           spec.generations_per_launch = 4;
           spec.init = RandomInit{0.3, 11 + i};
+          several.engine->add_on(spec, i % 2);  // makes the slot's GPU current
+          gpu0();
           one.add(spec);
-          several.engine->add_on(spec, i % 2);
         }
         one.set_stream_mode(mode);
         several.engine->set_stream_mode(mode);
+        gpu0();
         render::TileRenderer one_renderer(render::find_data_dir("shaders"),
                                           std::make_unique<interop::CudaTileFiller>(one));
         auto filler = std::make_unique<interop::MultiTileFiller>(*several.engine, several.cuda, 0,
@@ -133,9 +138,10 @@ TEST(RemoteTiles, ShowThePixelsTheOneGpuPathDrawsWhileStepping) {
             several.engine->move(0, 1);
             several.engine->move(1, 0);
           }
-          one.step(1);
           several.engine->step(1);
           EXPECT_EQ(several.engine->host_syncs_in_last_step(), 0u);
+          gpu0();
+          one.step(1);
           one_renderer.update(placements, options, palette);
           several_renderer.update(placements, options, palette);
           for (std::size_t i = 0; i < 4; ++i) {
