@@ -179,6 +179,17 @@ SplitLattice::~SplitLattice() {
   }
 }
 
+std::vector<BandView> SplitLattice::band_views() const {
+  const Layout layout = sim::layout_of(variant_);
+  const std::size_t row_bytes = row_bytes_of(layout, width_);
+  std::vector<BandView> out;
+  out.reserve(state_.size());
+  for (const auto& s : state_)
+    out.push_back(BandView{s->device, s->stream.get(), layout, s->own_rows(row_bytes, halo_), s->band.first_row,
+                           s->band.rows, width_, height_});
+  return out;
+}
+
 void SplitLattice::run(const std::function<void(int band, BandState& s)>& job) {
   if (broken_) throw DeviceError("split lattice unusable after an earlier device failure");
   try {
