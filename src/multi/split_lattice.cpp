@@ -185,8 +185,8 @@ std::vector<BandView> SplitLattice::band_views() const {
   std::vector<BandView> out;
   out.reserve(state_.size());
   for (const auto& s : state_)
-    out.push_back(BandView{s->device, s->stream.get(), layout, s->own_rows(row_bytes, halo_), s->band.first_row,
-                           s->band.rows, width_, height_});
+    out.push_back(BandView{s->device, s->stream.get(), layout, s->own_rows(row_bytes, halo_),
+                           s->band.first_row, s->band.rows, width_, height_});
   return out;
 }
 
