@@ -13,16 +13,18 @@
 #include <utility>
 #include <vector>
 
+#include "multi/band_view.hpp"
 #include "render/tile_filler.hpp"
 #include "sim/cuda_engine.hpp"
 
 namespace ls::interop {
 
 /// Where instance `index` of the several-GPU engine runs: its slot and its index in that slot's
-/// engine.
+/// engine; or, for an instance split across GPUs, its bands (then slot and local are unused).
 struct InstancePlace {
   std::size_t slot = 0;
   std::size_t local = 0;
+  std::vector<multi::BandView> bands;  // non-empty: a split instance, drawn band by band
 };
 /// The places of instances 0..n-1 into `out` (resized to n), once per fill.
 using InstancePlaces = std::function<void(std::size_t n, std::vector<InstancePlace>& out)>;

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "core/engine.hpp"
-#include "life_kernels.hpp"
 #include "multi/band_partition.hpp"
+#include "multi/band_view.hpp"
 #include "multi/device_workers.hpp"
 #include "multi/halo_exchange.hpp"
 
@@ -34,20 +34,6 @@ struct ProcessShare {
   std::function<std::unique_ptr<HaloExchange>(std::vector<BandMemory>, std::size_t row_bytes, int halo,
                                               int max_rows)>
       make_exchange;
-};
-
-/// One band as a renderer (or any reader) sees it: its own rows of the current generation on its
-/// device, valid for work enqueued on `stream` after the last step() (or ordered behind it by an
-/// event recorded there), until the next step(), edit or destruction.
-struct BandView {
-  int device = 0;
-  cudaStream_t stream = nullptr;
-  kernels::Layout layout = kernels::Layout::bit_cells;
-  const void* own_rows = nullptr;  // row first_row of the lattice; rows follow at the layout's pitch
-  int first_row = 0;               // in the whole lattice
-  int rows = 0;
-  int width = 0;   // the whole lattice's
-  int height = 0;  // the whole lattice's
 };
 
 class SplitLattice {
