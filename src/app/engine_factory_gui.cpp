@@ -29,7 +29,7 @@ void add_multi_filler(DisplayedEngine& made, EngineChoice& choice, int display_d
   // Instance i's slot and its index in that slot's engine.
   interop::InstancePlaces places = [multi](std::size_t n, std::vector<interop::InstancePlace>& out) {
     out.resize(n);
-    for (std::size_t i = 0; i < n; ++i) out[i] = {multi->slot_of(i), multi->local_of(i)};
+    for (std::size_t i = 0; i < n; ++i) out[i] = {multi->slot_of(i), multi->local_of(i), {}};
   };
   made.filler = std::make_unique<interop::MultiTileFiller>(*choice.engine, choice.slot_cuda, display_slot,
                                                            std::move(places));

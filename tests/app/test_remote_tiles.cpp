@@ -63,7 +63,7 @@ Slots cuda_slots(const std::vector<int>& devices) {
 interop::InstancePlaces places_of(multi::MultiEngine& engine) {
   return [&engine](std::size_t n, std::vector<interop::InstancePlace>& out) {
     out.resize(n);
-    for (std::size_t i = 0; i < n; ++i) out[i] = {engine.slot_of(i), engine.local_of(i)};
+    for (std::size_t i = 0; i < n; ++i) out[i] = {engine.slot_of(i), engine.local_of(i), {}};
   };
 }
 
