@@ -1,7 +1,8 @@
 // halo_exchange.hpp — the one interface a split lattice's bands use to talk to their neighbours:
 // after each launch, refresh the halo rows next to every band's own rows from the neighbours' own
 // rows, stream-ordered, never blocking on a device. PeerExchange (peer copies in one process) is
-// the implementation here; the MPI/NCCL issue puts ncclSend/ncclRecv under the same calls.
+// the implementation here, also from edge buffers stepped ahead of the interior (exchange_edges);
+// NcclExchange (src/dist) puts ncclSend/ncclRecv under exchange().
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -20,6 +21,13 @@ struct BandMemory {
   cudaStream_t stream = nullptr;
   std::array<std::byte*, 2> buffers{};
   int rows = 0;
+  /// Edges first (split_lattice.hpp): the band steps the rows its neighbours need into small edge
+  /// buffers on `edge_stream`, ahead of its interior on `stream`. Per buffer parity, where its
+  /// first own row is in the top edge buffer, and where its last own row ends in the bottom one.
+  /// Null when the band has no edge buffers.
+  cudaStream_t edge_stream = nullptr;
+  std::array<std::byte*, 2> first_row_edge{};
+  std::array<std::byte*, 2> rows_end_edge{};
 };
 
 class HaloExchange {
@@ -38,6 +46,12 @@ class HaloExchange {
   /// neighbour's first). Every band calls it for the same launches in the same order; it may wait
   /// for the other bands' threads to reach the same call, never for a device.
   virtual void exchange(int band, int buffer, int rows) = 0;
+  /// Whether exchange_edges() is there (every band then has edge buffers and an edge stream).
+  virtual bool sends_edges() const { return false; }
+  /// As exchange(), but each band's rows come from its edge buffers of parity `buffer`, and the
+  /// copies into the halos of buffers[buffer] run on the band's edge stream, ordered after what it
+  /// enqueued there last, so they travel while the band's interior is stepped on its stream.
+  virtual void exchange_edges(int band, int buffer, int rows) { (void)band, (void)buffer, (void)rows; }
   /// After a band's thread failed: every thread waiting in exchange() throws instead of waiting
   /// for it, and so do later calls. The exchange is not usable afterwards.
   virtual void abort() noexcept = 0;

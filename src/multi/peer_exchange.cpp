@@ -8,8 +8,12 @@
 // from, so before_write(X) waits for their `pulled[X]`; that record was made before the barrier of
 // phase t + 1 and is re-recorded only after the barrier of phase t + 2, which the waiting thread
 // has not crossed yet: every wait sees exactly the record it means. No call blocks on a device.
+// exchange_edges() is the same on the band's edge stream, from the neighbours' edge buffers of
+// parity X; the band's edge stream starts each launch behind its stream (split_lattice.cpp), so
+// before_write(X) orders the edge buffers' rewrite too.
 #include "multi/peer_exchange.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -74,6 +78,10 @@ PeerExchange::PeerExchange(std::vector<BandMemory> bands, std::size_t row_bytes,
       halo_(halo),
       barrier_(static_cast<int>(bands_.size())) {
   const int n = static_cast<int>(bands_.size());
+  edges_ = std::all_of(bands_.begin(), bands_.end(), [](const BandMemory& b) {
+    return b.edge_stream && b.first_row_edge[0] && b.first_row_edge[1] && b.rows_end_edge[0] &&
+           b.rows_end_edge[1];
+  });
   for (int b = 0; b < n; ++b) {
     const BandMemory& me = bands_[static_cast<std::size_t>(b)];
     cuda::DeviceGuard on(me.device);
@@ -122,11 +130,19 @@ void PeerExchange::before_write(int band, int buffer) {
     CUDA_CHECK(cudaStreamWaitEvent(stream, events_[static_cast<std::size_t>(nb)]->pulled[buffer].get(), 0));
 }
 
-void PeerExchange::exchange(int band, int buffer, int rows) {
+void PeerExchange::exchange(int band, int buffer, int rows) { pull(band, buffer, rows, false); }
+
+void PeerExchange::exchange_edges(int band, int buffer, int rows) {
+  if (!edges_) throw DeviceError("halo exchange: a band has no edge buffers");
+  pull(band, buffer, rows, true);
+}
+
+void PeerExchange::pull(int band, int buffer, int rows, bool edges) {
   const int n = static_cast<int>(bands_.size());
   const BandMemory& me = bands_[static_cast<std::size_t>(band)];
   BandEvents& ev = *events_[static_cast<std::size_t>(band)];
-  ev.stepped[static_cast<std::size_t>(buffer)].record(me.stream);
+  const cudaStream_t stream = edges ? me.edge_stream : me.stream;
+  ev.stepped[static_cast<std::size_t>(buffer)].record(stream);
   barrier_.arrive_and_wait();
 
   const std::size_t bytes = row_bytes_ * static_cast<std::size_t>(rows);
@@ -137,19 +153,23 @@ void PeerExchange::exchange(int band, int buffer, int rows) {
         events_[static_cast<std::size_t>(nb)]->stepped[static_cast<std::size_t>(buffer)].get();
     // From above: its last `rows` own rows into the rows just above ours; from below: its first
     // `rows` own rows into the rows just below ours.
-    const std::byte* src = from.buffers[static_cast<std::size_t>(buffer)] +
-                           row_bytes_ * static_cast<std::size_t>(s == 0 ? halo_ + from.rows - rows : halo_);
+    const std::size_t p = static_cast<std::size_t>(buffer);
+    const std::byte* src =
+        edges ? (s == 0 ? from.rows_end_edge[p] - row_bytes_ * static_cast<std::size_t>(rows)
+                        : from.first_row_edge[p])
+              : from.buffers[p] +
+                    row_bytes_ * static_cast<std::size_t>(s == 0 ? halo_ + from.rows - rows : halo_);
     std::byte* dst = me.buffers[static_cast<std::size_t>(buffer)] +
                      row_bytes_ * static_cast<std::size_t>(s == 0 ? halo_ - rows : halo_ + me.rows);
     Side& side = ev.sides[static_cast<std::size_t>(s)];
     switch (side.path) {
       case CopyPath::same_device:
-        CUDA_CHECK(cudaStreamWaitEvent(me.stream, ready, 0));
-        CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, me.stream));
+        CUDA_CHECK(cudaStreamWaitEvent(stream, ready, 0));
+        CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
         break;
       case CopyPath::peer:
-        CUDA_CHECK(cudaStreamWaitEvent(me.stream, ready, 0));
-        CUDA_CHECK(cudaMemcpyPeerAsync(dst, me.device, src, from.device, bytes, me.stream));
+        CUDA_CHECK(cudaStreamWaitEvent(stream, ready, 0));
+        CUDA_CHECK(cudaMemcpyPeerAsync(dst, me.device, src, from.device, bytes, stream));
         break;
       case CopyPath::host_staged: {
         const cudaStream_t staging = side.staging_stream.get();
@@ -157,14 +177,14 @@ void PeerExchange::exchange(int band, int buffer, int rows) {
         CUDA_CHECK(cudaStreamWaitEvent(staging, side.consumed.get(), 0));
         CUDA_CHECK(cudaMemcpyAsync(side.pinned.get(), src, bytes, cudaMemcpyDeviceToHost, staging));
         side.staged.record(staging);
-        CUDA_CHECK(cudaStreamWaitEvent(me.stream, side.staged.get(), 0));
-        CUDA_CHECK(cudaMemcpyAsync(dst, side.pinned.get(), bytes, cudaMemcpyHostToDevice, me.stream));
-        side.consumed.record(me.stream);
+        CUDA_CHECK(cudaStreamWaitEvent(stream, side.staged.get(), 0));
+        CUDA_CHECK(cudaMemcpyAsync(dst, side.pinned.get(), bytes, cudaMemcpyHostToDevice, stream));
+        side.consumed.record(stream);
         break;
       }
     }
   }
-  ev.pulled[static_cast<std::size_t>(buffer)].record(me.stream);
+  ev.pulled[static_cast<std::size_t>(buffer)].record(stream);
 }
 
 void PeerExchange::abort() noexcept { barrier_.abort(); }

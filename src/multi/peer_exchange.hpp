@@ -1,5 +1,6 @@
 // peer_exchange.hpp — HaloExchange between bands of one process: cudaMemcpyPeerAsync on the
-// receiving band's stream, ordered by events on both sides; through pinned host memory where two
+// receiving band's stream (or its edge stream, from the neighbours' edge buffers), ordered by
+// events on both sides; through pinned host memory where two
 // GPUs have no peer access (still asynchronous); a plain device copy between bands of one GPU.
 #pragma once
 
@@ -43,6 +44,9 @@ class PeerExchange final : public HaloExchange {
 
   void before_write(int band, int buffer) override;
   void exchange(int band, int buffer, int rows) override;
+  /// When every band has edge buffers and an edge stream.
+  bool sends_edges() const override { return edges_; }
+  void exchange_edges(int band, int buffer, int rows) override;
   void abort() noexcept override;
 
   /// The path from band `from` to band `to`'s halo (tests and the bench say which ran).
@@ -51,6 +55,10 @@ class PeerExchange final : public HaloExchange {
  private:
   struct Side;
   struct BandEvents;
+  /// From the neighbours' own rows in their buffers, on the band's stream; or (`edges`) from their
+  /// edge buffers, on the band's edge stream.
+  void pull(int band, int buffer, int rows, bool edges);
+  bool edges_ = false;
   std::vector<BandMemory> bands_;
   std::size_t row_bytes_;
   int halo_;

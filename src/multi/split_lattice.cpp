@@ -2,6 +2,8 @@
 #include "multi/split_lattice.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -32,6 +34,14 @@ struct SplitLattice::BandState {
   cuda::PinnedBuffer result_host;  // two uint64: population, hash part
   cuda::Event summary_done{cuda::Event::Create{}, false};
   int front = 0;  // the buffer holding the current generation
+  // Edges first: the edge stream, its edge buffers (per parity: top window, bottom window, in
+  // `edges`), and the events that tie the two streams of a launch together.
+  cuda::Stream edge_stream;
+  cuda::DeviceBuffer edges;
+  std::array<std::byte*, 2> top{};
+  std::array<std::byte*, 2> bottom{};
+  cuda::Event launch_start{cuda::Event::Create{}, false};
+  cuda::Event edges_done{cuda::Event::Create{}, false};
 
   std::byte* own_rows(std::size_t row_bytes, int halo) const {
     return buffers[static_cast<std::size_t>(front)] + row_bytes * static_cast<std::size_t>(halo);
@@ -43,6 +53,25 @@ namespace {
 std::size_t row_bytes_of(Layout layout, int width) { return kernels::layout_bytes(layout, width, 1); }
 
 std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+/// Rows of an edge window: halo rows above the first own row plus 2 x depth own rows at least (the
+/// window's rows [g, W - g) are exact after g <= depth generations), rounded up to the kernels' 32.
+int edge_window_rows(int halo, int depth) { return (halo + 2 * depth + kBandRowGranularity - 1) / 32 * 32; }
+
+/// The summary result (two uint64) sits in front of the edge buffers, which start this far past
+/// the second buffer (buffer sizes are multiples of 128 bytes: the edge buffers stay aligned).
+constexpr std::size_t kEdgeAlign = 256;
+
+bool whole_buffer_forced() {
+  const char* v = std::getenv("LIFESTREAMS_SPLIT_WHOLE_BUFFER");
+  return v && std::strcmp(v, "1") == 0;
+}
+
+int greatest_stream_priority() {
+  int least = 0, greatest = 0;
+  CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  return greatest;
+}
 
 }  // namespace
 
@@ -81,11 +110,19 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
     partial_ = true;
   }
   halo_ = halo_rows(variant_, depth_);
+  // Edges first where every band of this process holds both windows apart from its interior.
+  window_ = edge_window_rows(halo_, depth_);
+  edges_first_ = !share && !whole_buffer_forced();
+  for (int b = 0; b < slots; ++b)
+    if (bands_[static_cast<std::size_t>(first_band_ + b)].rows < window_ - halo_) edges_first_ = false;
+  if (!edges_first_) window_ = 0;
 
   const Layout layout = sim::layout_of(variant_);
   const std::size_t row_bytes = row_bytes_of(layout, width_);
+  const std::size_t edge_bytes =
+      4 * row_bytes * static_cast<std::size_t>(window_);  // two windows, two parities
   auto band_bytes = [&](const Band& b) {
-    return 2 * row_bytes * static_cast<std::size_t>(b.rows + 2 * halo_) + 2 * sizeof(std::uint64_t);
+    return 2 * row_bytes * static_cast<std::size_t>(b.rows + 2 * halo_) + kEdgeAlign + edge_bytes;
   };
   // Refused before anything is allocated: what each device is asked for, and what it has free.
   std::map<int, std::size_t> need;
@@ -124,16 +161,33 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
     s->buffers[0] = s->memory.as<std::byte>();
     s->buffers[1] = s->buffers[0] + buffer_bytes;
     s->result_device = reinterpret_cast<std::uint64_t*>(s->buffers[1] + buffer_bytes);
+    BandMemory view{s->device, s->stream.get(), s->buffers, s->band.rows};
+    if (edges_first_) {
+      s->edge_stream = cuda::Stream(cuda::Stream::Create{}, greatest_stream_priority());
+      std::byte* e = s->buffers[1] + buffer_bytes + kEdgeAlign;  // past the summary result
+      const std::size_t window_bytes = row_bytes * static_cast<std::size_t>(window_);
+      for (std::size_t p = 0; p < 2; ++p) {
+        s->top[p] = e + (2 * p) * window_bytes;
+        s->bottom[p] = e + (2 * p + 1) * window_bytes;
+        // The top window starts halo_ rows above the first own row; the bottom one ends halo_
+        // rows below the last.
+        view.first_row_edge[p] = s->top[p] + row_bytes * static_cast<std::size_t>(halo_);
+        view.rows_end_edge[p] = s->bottom[p] + row_bytes * static_cast<std::size_t>(window_ - halo_);
+      }
+      view.edge_stream = s->edge_stream.get();
+    }
     s->result_host = cuda::PinnedBuffer(2 * sizeof(std::uint64_t));
     // Halo rows beyond the refreshed ones are never read into an own row, but start them dead.
     CUDA_CHECK(cudaMemsetAsync(s->memory.get(), 0, s->memory.bytes(), s->stream.get()));
-    views.push_back(BandMemory{s->device, s->stream.get(), s->buffers, s->band.rows});
+    views.push_back(view);
     state_.push_back(std::move(s));
   }
   if (share)
     exchange_ = share->make_exchange(std::move(views), row_bytes, halo_, depth_);
   else
     exchange_ = std::make_unique<PeerExchange>(std::move(views), row_bytes, halo_, depth_);
+  if (edges_first_ && !exchange_->sends_edges())
+    throw DeviceError("split lattice: the halo exchange cannot send from edge buffers");
 
   // The initial state, band by band on each band's thread.
   if (const auto* r = std::get_if<RandomInit>(&spec.init)) {
@@ -209,12 +263,9 @@ void SplitLattice::run(const std::function<void(int band, BandState& s)>& job) {
   }
 }
 
-void SplitLattice::enqueue_launch(BandState& s, int generations) {
+void SplitLattice::launch_window(const void* in, void* out, int rows, int generations,
+                                 cudaStream_t stream) const {
   const kernels::RuleMasks rule{rule_.birth, rule_.survive};
-  const void* in = s.buffers[static_cast<std::size_t>(s.front)];
-  void* out = s.buffers[static_cast<std::size_t>(1 - s.front)];
-  const int rows = s.band.rows + 2 * halo_;  // the whole buffer, stepped as a torus of its own
-  const cudaStream_t stream = s.stream.get();
   switch (variant_) {
     case Variant::naive:
       kernels::launch_step_naive(static_cast<const std::int32_t*>(in), static_cast<std::int32_t*>(out),
@@ -239,6 +290,40 @@ void SplitLattice::enqueue_launch(BandState& s, int generations) {
   }
 }
 
+void SplitLattice::enqueue_launch(BandState& s, int generations) {
+  // The whole buffer, stepped as a torus of its own.
+  launch_window(s.buffers[static_cast<std::size_t>(s.front)],
+                s.buffers[static_cast<std::size_t>(1 - s.front)], s.band.rows + 2 * halo_, generations,
+                s.stream.get());
+}
+
+void SplitLattice::enqueue_launch_edges_first(BandState& s, int band, int generations, int per_exchange) {
+  const std::size_t row_bytes = row_bytes_of(sim::layout_of(variant_), width_);
+  const auto at = [&](std::byte* base, int row) { return base + row_bytes * static_cast<std::size_t>(row); };
+  const std::size_t in = static_cast<std::size_t>(s.front);
+  const std::size_t out = static_cast<std::size_t>(1 - s.front);
+  const int rows = s.band.rows;
+  const cudaStream_t main = s.stream.get();
+  const cudaStream_t edge = s.edge_stream.get();
+  // The edge stream starts behind everything the band's stream holds (the last launch's edge rows
+  // copied in, before_write's waits for the neighbours).
+  s.launch_start.record(main);
+  CUDA_CHECK(cudaStreamWaitEvent(edge, s.launch_start.get(), 0));
+  launch_window(s.buffers[in], s.top[out], window_, generations, edge);
+  launch_window(at(s.buffers[in], 2 * halo_ + rows - window_), s.bottom[out], window_, generations, edge);
+  exchange_->exchange_edges(band, static_cast<int>(out), per_exchange);
+  s.edges_done.record(edge);
+  // The interior, own rows only (exact in [g, rows - g)); the halos of `out` are the exchange's.
+  launch_window(at(s.buffers[in], halo_), at(s.buffers[out], halo_), rows, generations, main);
+  CUDA_CHECK(cudaStreamWaitEvent(main, s.edges_done.get(), 0));
+  const std::size_t edge_bytes = row_bytes * static_cast<std::size_t>(per_exchange);
+  CUDA_CHECK(cudaMemcpyAsync(at(s.buffers[out], halo_), at(s.top[out], halo_), edge_bytes,
+                             cudaMemcpyDeviceToDevice, main));
+  CUDA_CHECK(cudaMemcpyAsync(at(s.buffers[out], halo_ + rows - per_exchange),
+                             at(s.bottom[out], window_ - halo_ - per_exchange), edge_bytes,
+                             cudaMemcpyDeviceToDevice, main));
+}
+
 void SplitLattice::step(int generations, const BandHook& before, const BandHook& after) {
   if (generations <= 0) return;
   const int per_exchange = generations_per_exchange(variant_, depth_);
@@ -250,10 +335,15 @@ void SplitLattice::step(int generations, const BandHook& before, const BandHook&
     for (int left = generations; left > 0;) {
       const int g = std::min(per_exchange, left);
       exchange_->before_write(band, 1 - s.front);
-      enqueue_launch(s, g);
-      s.front = 1 - s.front;
-      // Always per_exchange rows: the next launch may run the full depth.
-      exchange_->exchange(band, s.front, per_exchange);
+      // Always per_exchange rows exchanged: the next launch may run the full depth.
+      if (edges_first_) {
+        enqueue_launch_edges_first(s, band, g, per_exchange);
+        s.front = 1 - s.front;
+      } else {
+        enqueue_launch(s, g);
+        s.front = 1 - s.front;
+        exchange_->exchange(band, s.front, per_exchange);
+      }
       left -= g;
     }
     if (after) after(band, s.stream.get());

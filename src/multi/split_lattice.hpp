@@ -1,7 +1,17 @@
 // split_lattice.hpp — one W x H lattice held as horizontal bands, one per band slot of a
 // DeviceWorkers (one per GPU; tests put several bands on one GPU). Each band's buffers hold its
 // own rows plus halo rows above and below (band_partition.hpp); the unchanged torus kernels step
-// a whole band buffer, and a HaloExchange refreshes the halos after every launch. The split
+// windows of a band buffer, and a HaloExchange refreshes the halos after every launch.
+//
+// Edges first: each launch steps the two windows that hold the rows the neighbours need (the
+// band's first and last rows, with the halo above or below) into small edge buffers on a
+// high-priority edge stream, and sends those rows on that stream while the band's interior (its
+// own rows as one window) is stepped on the band's stream; the band's stream then copies the edge
+// rows in and waits for the halos. A window of W rows stepped g generations as a torus of its own
+// is exact in its rows [g, W - g). Bands too thin for the windows, and a process's share of a
+// lattice split across processes (its exchange is NCCL's), step their whole buffer and exchange
+// after it. With LIFESTREAMS_SPLIT_WHOLE_BUFFER=1 in the environment every band does (the bench's
+// before/after, the tests of both paths). The split
 // lattice equals the one-GPU lattice cell for cell, generation by generation, and its summary
 // (population and the state hash over the whole lattice) is the one-lattice summary.
 #pragma once
@@ -61,6 +71,8 @@ class SplitLattice {
   std::uint64_t generation() const { return generation_; }
   const std::vector<Band>& bands() const { return bands_; }
   int halo() const { return halo_; }
+  /// Whether the bands step their edges first (see the top of this file).
+  bool edges_first() const { return edges_first_; }
   HaloExchange& exchange() { return *exchange_; }
   /// This process's bands, top to bottom (host data only: never waits, never touches a device).
   std::vector<BandView> band_views() const;
@@ -92,7 +104,10 @@ class SplitLattice {
 
  private:
   struct BandState;
+  /// Steps `rows` rows starting at `in` as a torus of their own into `out`.
+  void launch_window(const void* in, void* out, int rows, int generations, cudaStream_t stream) const;
   void enqueue_launch(BandState& s, int generations);
+  void enqueue_launch_edges_first(BandState& s, int band, int generations, int per_exchange);
   void run(const std::function<void(int band, BandState& s)>& job);
 
   DeviceWorkers& workers_;
@@ -107,6 +122,8 @@ class SplitLattice {
   int first_band_ = 0;    // the band slot 0 holds (0 unless a ProcessShare says otherwise)
   bool partial_ = false;  // a ProcessShare: summaries leave out the lattice's hash base
   int halo_ = 16;
+  int window_ = 0;  // rows of each edge window (edges first), else 0
+  bool edges_first_ = false;
   bool halos_stale_ = true;
   bool broken_ = false;
   std::uint64_t host_syncs_ = 0;

@@ -80,30 +80,83 @@ InstanceSpec soup(int w, int h, Variant v, int k, const Rule& rule, std::uint64_
   return s;
 }
 
+/// Sets (for the lattices made while it lives) whether every band steps its whole buffer, or
+/// bands step their edges first where they are thick enough (the default).
+class WholeBuffer {
+ public:
+  explicit WholeBuffer(bool on) {
+    if (on) setenv("LIFESTREAMS_SPLIT_WHOLE_BUFFER", "1", 1);
+  }
+  ~WholeBuffer() { unsetenv("LIFESTREAMS_SPLIT_WHOLE_BUFFER"); }
+  WholeBuffer(const WholeBuffer&) = delete;
+  WholeBuffer& operator=(const WholeBuffer&) = delete;
+};
+
+// Both ways of stepping a band (edges first, and the whole buffer then the exchange), each band
+// layout, every variant and several k, band heights that differ between bands.
 TEST_F(SplitLatticeTest, EveryVariantSplitIntoBandsEqualsTheCpuReferenceOnSoupsAndRandomRules) {
   std::mt19937_64 rng(12);
+  int edges_first = 0, whole = 0;
+  for (const bool whole_buffer : {false, true})
+    for (const auto& devices : band_layouts()) {
+      const WholeBuffer path(whole_buffer);
+      SplitEngine engine(devices);
+      for (const Variant v : kAllVariants) {
+        const std::vector<int> ks =
+            variant_iterates(v) ? std::vector<int>{1, 5, 16, 33} : std::vector<int>{1};
+        for (const int k : ks) {
+          const Rule rule = rng() % 3 == 0 ? Rule::life() : random_rule(rng);
+          const int height =
+              32 * static_cast<int>(devices.size()) * (k > 32 ? 3 : 2) + 32 * static_cast<int>(rng() % 3);
+          const InstanceSpec spec = soup(96, height, v, k, rule, rng());
+          engine.add(spec);
+          (engine.lattice(0).edges_first() ? edges_first : whole) += 1;
+          if (whole_buffer) {
+            ASSERT_FALSE(engine.lattice(0).edges_first());
+          }
+          Lattice want = Lattice::random(96, height, 0.3, std::get<RandomInit>(spec.init).seed);
+          ASSERT_EQ(difference(engine.read(0), want), "") << name_of(devices) << " at generation 0";
+          for (const int n : {1, k, 2 * k + 3, 37}) {
+            engine.step(n);
+            EXPECT_EQ(engine.host_syncs_in_last_step(), 0u);
+            cpu_run(want, rule, n, 1);
+            ASSERT_EQ(difference(engine.read(0), want), "")
+                << name_of(devices) << ", " << variant_name(v) << " k=" << k << " rule " << rule.to_string()
+                << " height " << height << " after +" << n;
+            const StateSummary s = engine.summarize(0);
+            EXPECT_EQ(s.population, want.population());
+            EXPECT_EQ(s.hash, want.hash());
+          }
+          engine.remove(0);
+        }
+      }
+    }
+  EXPECT_GT(edges_first, 0);
+  EXPECT_GT(whole, 0);
+}
+
+// The windows' arithmetic at its edge: bands of exactly the rows edges first needs (k = 16: a
+// 64-row window holds 16 halo rows and 48 own rows, so 64-row bands qualify and 32-row bands step
+// their whole buffer), and the rows next to band edges after every launch depth.
+TEST_F(SplitLatticeTest, BandsAtTheEdgesFirstMinimumStayExact) {
+  std::mt19937_64 rng(31);
   for (const auto& devices : band_layouts()) {
     SplitEngine engine(devices);
-    for (const Variant v : kAllVariants) {
-      const std::vector<int> ks = variant_iterates(v) ? std::vector<int>{1, 5, 16, 33} : std::vector<int>{1};
-      for (const int k : ks) {
-        const Rule rule = rng() % 3 == 0 ? Rule::life() : random_rule(rng);
-        const int height =
-            32 * static_cast<int>(devices.size()) * (k > 32 ? 3 : 2) + 32 * static_cast<int>(rng() % 3);
-        const InstanceSpec spec = soup(96, height, v, k, rule, rng());
+    const int n = static_cast<int>(devices.size());
+    for (const int band_rows : {32, 64, 96}) {
+      for (const int k : {1, 2, 15, 16}) {
+        const Rule rule = random_rule(rng);
+        const InstanceSpec spec = soup(128, band_rows * n, Variant::bitpacked, k, rule, rng(), 0.4);
         engine.add(spec);
-        Lattice want = Lattice::random(96, height, 0.3, std::get<RandomInit>(spec.init).seed);
-        ASSERT_EQ(difference(engine.read(0), want), "") << name_of(devices) << " at generation 0";
-        for (const int n : {1, k, 2 * k + 3, 37}) {
-          engine.step(n);
-          EXPECT_EQ(engine.host_syncs_in_last_step(), 0u);
-          cpu_run(want, rule, n, 1);
+        EXPECT_EQ(engine.lattice(0).edges_first(), band_rows >= 64 || k < 8)
+            << band_rows << " rows, k=" << k << " (window " << engine.lattice(0).halo() << " halo)";
+        Lattice want = Lattice::random(128, band_rows * n, 0.4, std::get<RandomInit>(spec.init).seed);
+        for (const int steps : {k, 1, 3 * k + 1}) {
+          engine.step(steps);
+          cpu_run(want, rule, steps, 1);
           ASSERT_EQ(difference(engine.read(0), want), "")
-              << name_of(devices) << ", " << variant_name(v) << " k=" << k << " rule " << rule.to_string()
-              << " height " << height << " after +" << n;
-          const StateSummary s = engine.summarize(0);
-          EXPECT_EQ(s.population, want.population());
-          EXPECT_EQ(s.hash, want.hash());
+              << name_of(devices) << ", " << band_rows << " rows per band, k=" << k << " rule "
+              << rule.to_string();
         }
         engine.remove(0);
       }
