@@ -116,4 +116,16 @@ struct TileView {
 void launch_render_tile(Layout layout, const void* cells, int width, int height, cudaSurfaceObject_t surface,
                         int tex_width, int tex_height, const TileView& view, cudaStream_t stream);
 
+/// A split lattice's tile, band by band (each band on its own GPU): for every pixel of the tile, the
+/// live samples render_tile would count that lie on lattice rows [first_row, first_row + rows),
+/// reading only those rows (`band_rows` points at row first_row), into counts[py * tex_width + px].
+void launch_count_tile_band(Layout layout, const void* band_rows, int width, int height, int first_row,
+                            int rows, std::uint32_t* counts, int tex_width, int tex_height,
+                            const TileView& view, cudaStream_t stream);
+/// Writes the tile from `bands` count buffers (consecutive, tex_width x tex_height each) of bands
+/// that cover the lattice's rows once: exactly the pixels launch_render_tile writes.
+void launch_shade_tile(const std::uint32_t* counts, int bands, int width, int height,
+                       cudaSurfaceObject_t surface, int tex_width, int tex_height, const TileView& view,
+                       cudaStream_t stream);
+
 }  // namespace ls::kernels

@@ -68,19 +68,26 @@ __device__ inline int count_run(const void* cells, int width, long long x0, int 
   }
 }
 
-template <Layout L>
-__global__ void render_tile(const void* cells, int width, int height, cudaSurfaceObject_t surface,
-                            int tex_width, int tex_height, TileView view) {
-  const int px = blockIdx.x * blockDim.x + threadIdx.x;
-  const int py = blockIdx.y * blockDim.y + threadIdx.y;
-  if (px >= tex_width || py >= tex_height) return;
+/// What a pixel of a tile sees: a grid line, or `live` of `total` samples (zoomed in: one sample,
+/// the cell under the pixel's top-left corner). With Banded, only lattice rows in [row_lo, row_hi)
+/// are read (`cells` points at row row_lo) and the samples on other rows count as dead; `total`
+/// is always the whole pixel's, so the live counts of bands that cover the lattice sum to the
+/// unbanded count.
+struct PixelSamples {
+  bool grid = false;
+  int live = 0;
+  int total = 0;
+};
 
+template <Layout L, bool Banded>
+__device__ inline PixelSamples sample_pixel(const void* cells, int width, int height, long long row_lo,
+                                            long long row_hi, int px, int py, const TileView& view) {
+  PixelSamples out;
+  const auto in_band = [&](long long y) { return !Banded || (y >= row_lo && y < row_hi); };
+  const auto row = [&](long long y) { return Banded ? y - row_lo : y; };
   const double cpp = view.cells_per_pixel;
   const double fx = view.origin_x + px * cpp;
   const double fy = view.origin_y + py * cpp;
-  const int byte_x = (px + view.surface_x) * static_cast<int>(sizeof(std::uint32_t));  // in bytes
-  const int sy = py + view.surface_y;
-  std::uint32_t colour;
   if (cpp <= 1.0) {
     // Zoomed in: the cell under the pixel's top-left corner, crisp.
     const long long cx = static_cast<long long>(floor(fx));
@@ -90,67 +97,81 @@ __global__ void render_tile(const void* cells, int width, int height, cudaSurfac
       const bool edge_x = static_cast<long long>(floor(fx - cpp)) != cx;
       const bool edge_y = static_cast<long long>(floor(fy - cpp)) != cy;
       if (edge_x || edge_y) {
-        surf2Dwrite(view.grid_rgba, surface, byte_x, sy);
-        return;
+        out.grid = true;
+        return out;
       }
     }
-    const bool alive = cell_alive<L>(cells, width, wrap(cx, width), wrap(cy, height));
-    colour = alive ? view.live_rgba : view.dead_rgba;
-  } else {
-    // Zoomed out: shaded by the fraction of live cells in the pixel's footprint [fx, fx + cpp).
-    const long long x0 = static_cast<long long>(floor(fx));
-    const long long y0 = static_cast<long long>(floor(fy));
-    const int nx = max(1, min(width, static_cast<int>(floor(fx + cpp) - x0)));
-    const int ny = max(1, min(height, static_cast<int>(floor(fy + cpp) - y0)));
-    int live = 0;
-    int total = 0;
-    if (nx <= kMaxSamplesPerAxis && ny <= kMaxSamplesPerAxis) {
-      const long long xw = wrap(x0, width);
-      long long y = wrap(y0, height);
-      for (int j = 0; j < ny; ++j) {
-        live += count_run<L>(cells, width, xw, nx, y);
-        if (++y == height) y = 0;
-      }
-      total = nx * ny;
-    } else {
-      // Sample (i, j) is cell (x0 + floor(i * nx / sx), y0 + floor(j * ny / sy)) wrapped, as on
-      // the host; the offsets step by quotient and remainder and wrap by one subtraction (they
-      // are below the side), since 64-bit divisions per sample made huge lattices slow to show.
-      const int sx = min(nx, kMaxSamplesPerAxis);
-      const int sy = min(ny, kMaxSamplesPerAxis);
-      const long long xw = wrap(x0, width);
-      const long long yw = wrap(y0, height);
-      const int qx = nx / sx, rx = nx % sx;
-      const int qy = ny / sy, ry = ny % sy;
-      int dy = 0, ey = 0;
-      for (int j = 0; j < sy; ++j) {
-        long long y = yw + dy;
-        if (y >= height) y -= height;
-        int dx = 0, ex = 0;
-        for (int i = 0; i < sx; ++i) {
-          long long x = xw + dx;
-          if (x >= width) x -= width;
-          live += cell_alive<L>(cells, width, x, y);
-          dx += qx;
-          ex += rx;
-          if (ex >= sx) {
-            ex -= sx;
-            ++dx;
-          }
-        }
-        dy += qy;
-        ey += ry;
-        if (ey >= sy) {
-          ey -= sy;
-          ++dy;
-        }
-      }
-      total = sx * sy;
-    }
-    colour = live == 0       ? view.dead_rgba
-             : live == total ? view.live_rgba
-                             : blend(view.dead_rgba, view.live_rgba, live, total);
+    const long long y = wrap(cy, height);
+    out.total = 1;
+    out.live = in_band(y) && cell_alive<L>(cells, width, wrap(cx, width), row(y)) ? 1 : 0;
+    return out;
   }
+  // Zoomed out: shaded by the fraction of live cells in the pixel's footprint [fx, fx + cpp).
+  const long long x0 = static_cast<long long>(floor(fx));
+  const long long y0 = static_cast<long long>(floor(fy));
+  const int nx = max(1, min(width, static_cast<int>(floor(fx + cpp) - x0)));
+  const int ny = max(1, min(height, static_cast<int>(floor(fy + cpp) - y0)));
+  if (nx <= kMaxSamplesPerAxis && ny <= kMaxSamplesPerAxis) {
+    const long long xw = wrap(x0, width);
+    long long y = wrap(y0, height);
+    for (int j = 0; j < ny; ++j) {
+      if (in_band(y)) out.live += count_run<L>(cells, width, xw, nx, row(y));
+      if (++y == height) y = 0;
+    }
+    out.total = nx * ny;
+    return out;
+  }
+  // Sample (i, j) is cell (x0 + floor(i * nx / sx), y0 + floor(j * ny / sy)) wrapped, as on the
+  // host; the offsets step by quotient and remainder and wrap by one subtraction (they are below
+  // the side), since 64-bit divisions per sample made huge lattices slow to show.
+  const int sx = min(nx, kMaxSamplesPerAxis);
+  const int sy = min(ny, kMaxSamplesPerAxis);
+  const long long xw = wrap(x0, width);
+  const long long yw = wrap(y0, height);
+  const int qx = nx / sx, rx = nx % sx;
+  const int qy = ny / sy, ry = ny % sy;
+  int dy = 0, ey = 0;
+  for (int j = 0; j < sy; ++j) {
+    long long y = yw + dy;
+    if (y >= height) y -= height;
+    if (in_band(y)) {
+      int dx = 0, ex = 0;
+      for (int i = 0; i < sx; ++i) {
+        long long x = xw + dx;
+        if (x >= width) x -= width;
+        out.live += cell_alive<L>(cells, width, x, row(y));
+        dx += qx;
+        ex += rx;
+        if (ex >= sx) {
+          ex -= sx;
+          ++dx;
+        }
+      }
+    }
+    dy += qy;
+    ey += ry;
+    if (ey >= sy) {
+      ey -= sy;
+      ++dy;
+    }
+  }
+  out.total = sx * sy;
+  return out;
+}
+
+/// Writes pixel (px, py) of a tile from its samples: the grid colour, or live/dead/blended by the
+/// live fraction, aged against the surface's previous colour with view.age_shading.
+__device__ inline void write_pixel(const PixelSamples& p, cudaSurfaceObject_t surface, int px, int py,
+                                   const TileView& view) {
+  const int byte_x = (px + view.surface_x) * static_cast<int>(sizeof(std::uint32_t));  // in bytes
+  const int sy = py + view.surface_y;
+  if (p.grid) {
+    surf2Dwrite(view.grid_rgba, surface, byte_x, sy);
+    return;
+  }
+  std::uint32_t colour = p.live == 0         ? view.dead_rgba
+                         : p.live == p.total ? view.live_rgba
+                                             : blend(view.dead_rgba, view.live_rgba, p.live, p.total);
   if (view.age_shading && colour != view.live_rgba) {
     // The pixel's own last colour: each thread reads and writes only its pixel.
     std::uint32_t previous = 0;
@@ -158,6 +179,41 @@ __global__ void render_tile(const void* cells, int width, int height, cudaSurfac
     colour = age_fade(colour, previous, view.dead_rgba);
   }
   surf2Dwrite(colour, surface, byte_x, sy);
+}
+
+template <Layout L>
+__global__ void render_tile(const void* cells, int width, int height, cudaSurfaceObject_t surface,
+                            int tex_width, int tex_height, TileView view) {
+  const int px = blockIdx.x * blockDim.x + threadIdx.x;
+  const int py = blockIdx.y * blockDim.y + threadIdx.y;
+  if (px >= tex_width || py >= tex_height) return;
+  write_pixel(sample_pixel<L, false>(cells, width, height, 0, height, px, py, view), surface, px, py, view);
+}
+
+template <Layout L>
+__global__ void count_tile_band(const void* band_rows, int width, int height, int first_row, int rows,
+                                std::uint32_t* counts, int tex_width, int tex_height, TileView view) {
+  const int px = blockIdx.x * blockDim.x + threadIdx.x;
+  const int py = blockIdx.y * blockDim.y + threadIdx.y;
+  if (px >= tex_width || py >= tex_height) return;
+  const PixelSamples p = sample_pixel<L, true>(band_rows, width, height, first_row,
+                                               static_cast<long long>(first_row) + rows, px, py, view);
+  counts[static_cast<std::size_t>(py) * tex_width + px] = static_cast<std::uint32_t>(p.live);
+}
+
+__global__ void shade_tile(const std::uint32_t* counts, int bands, int width, int height,
+                           cudaSurfaceObject_t surface, int tex_width, int tex_height, TileView view) {
+  const int px = blockIdx.x * blockDim.x + threadIdx.x;
+  const int py = blockIdx.y * blockDim.y + threadIdx.y;
+  if (px >= tex_width || py >= tex_height) return;
+  // The pixel's geometry (grid, total) without reading a cell: an empty band.
+  PixelSamples p = sample_pixel<Layout::bit_cells, true>(nullptr, width, height, 0, 0, px, py, view);
+  if (!p.grid) {
+    const std::size_t pixels = static_cast<std::size_t>(tex_width) * tex_height;
+    const std::size_t at = static_cast<std::size_t>(py) * tex_width + px;
+    for (int b = 0; b < bands; ++b) p.live += static_cast<int>(counts[b * pixels + at]);
+  }
+  write_pixel(p, surface, px, py, view);
 }
 
 }  // namespace
@@ -181,6 +237,39 @@ void launch_render_tile(Layout layout, const void* cells, int width, int height,
           <<<grid, block, 0, stream>>>(cells, width, height, surface, tex_width, tex_height, view);
       break;
   }
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_count_tile_band(Layout layout, const void* band_rows, int width, int height, int first_row,
+                            int rows, std::uint32_t* counts, int tex_width, int tex_height,
+                            const TileView& view, cudaStream_t stream) {
+  if (tex_width <= 0 || tex_height <= 0) return;
+  const dim3 block(32, 8);
+  const dim3 grid((tex_width + block.x - 1) / block.x, (tex_height + block.y - 1) / block.y);
+  switch (layout) {
+    case Layout::int32_cells:
+      count_tile_band<Layout::int32_cells><<<grid, block, 0, stream>>>(
+          band_rows, width, height, first_row, rows, counts, tex_width, tex_height, view);
+      break;
+    case Layout::byte_cells:
+      count_tile_band<Layout::byte_cells><<<grid, block, 0, stream>>>(
+          band_rows, width, height, first_row, rows, counts, tex_width, tex_height, view);
+      break;
+    case Layout::bit_cells:
+      count_tile_band<Layout::bit_cells><<<grid, block, 0, stream>>>(
+          band_rows, width, height, first_row, rows, counts, tex_width, tex_height, view);
+      break;
+  }
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_shade_tile(const std::uint32_t* counts, int bands, int width, int height,
+                       cudaSurfaceObject_t surface, int tex_width, int tex_height, const TileView& view,
+                       cudaStream_t stream) {
+  if (tex_width <= 0 || tex_height <= 0) return;
+  const dim3 block(32, 8);
+  const dim3 grid((tex_width + block.x - 1) / block.x, (tex_height + block.y - 1) / block.y);
+  shade_tile<<<grid, block, 0, stream>>>(counts, bands, width, height, surface, tex_width, tex_height, view);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -62,7 +62,7 @@ void App::setup() {
   }
 
   DisplayedEngine made = make_displayed_engine(options_.backend, options_.devices, options_.devices_option,
-                                               options_.display_device);
+                                               options_.display_device, options_.split);
   engine_ = std::move(made.engine);
   // 64 instances per GPU the engine runs on (under `all`, only now known).
   check_instance_count(options_.instances, engine_->max_instances());

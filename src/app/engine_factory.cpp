@@ -127,9 +127,12 @@ EngineChoice choose_app_engine(std::string_view backend, const DeviceList& devic
       slots.push_back(multi::DeviceSlot{d, std::move(cuda), [d] { CUDA_CHECK(cudaSetDevice(d)); }});
     }
   }
+  std::vector<int> slot_devices;  // a split instance's bands, one per slot, in slot order
+  for (const multi::DeviceSlot& slot : slots) slot_devices.push_back(slot.device);
   auto engine = repeats > 1
                     ? std::make_unique<multi::MultiEngine>(std::move(slots), multi::RepeatedDevicesForTests{})
                     : std::make_unique<multi::MultiEngine>(std::move(slots));
+  engine->enable_splits([slot_devices] { return std::make_unique<multi::SplitEngine>(slot_devices); });
   EngineChoice choice;
   choice.multi = engine.get();
   choice.slot_cuda = std::move(slot_cuda);

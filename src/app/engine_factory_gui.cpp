@@ -14,6 +14,7 @@
 #if defined(LIFESTREAMS_HAVE_CUDA)
 #include "interop/cuda_tile_filler.hpp"
 #include "interop/multi_tile_filler.hpp"
+#include "multi/split_engine.hpp"
 #endif
 
 namespace ls {
@@ -26,10 +27,20 @@ void add_multi_filler(DisplayedEngine& made, EngineChoice& choice, int display_d
 #if defined(LIFESTREAMS_HAVE_CUDA)
   multi::MultiEngine* multi = choice.multi;
   const std::size_t display_slot = multi->slot_of_device(display_device);
-  // Instance i's slot and its index in that slot's engine.
+  // Instance i's slot and its index in that slot's engine; a split instance's bands.
   interop::InstancePlaces places = [multi](std::size_t n, std::vector<interop::InstancePlace>& out) {
     out.resize(n);
-    for (std::size_t i = 0; i < n; ++i) out[i] = {multi->slot_of(i), multi->local_of(i), {}};
+    for (std::size_t i = 0; i < n; ++i) {
+      interop::InstancePlace& p = out[i];
+      p.local = multi->local_of(i);
+      if (multi->is_split(i)) {
+        p.slot = 0;
+        p.bands = static_cast<multi::SplitEngine&>(multi->split_engine()).lattice(p.local).band_views();
+      } else {
+        p.slot = multi->slot_of(i);
+        p.bands.clear();
+      }
+    }
   };
   made.filler = std::make_unique<interop::MultiTileFiller>(*choice.engine, choice.slot_cuda, display_slot,
                                                            std::move(places));
@@ -68,8 +79,15 @@ DisplayedEngine make_displayed_engine(std::string_view backend, int device) {
 }
 
 DisplayedEngine make_displayed_engine(std::string_view backend, const DeviceList& devices,
-                                      std::string_view option, std::optional<int> display_device) {
+                                      std::string_view option, std::optional<int> display_device,
+                                      bool split) {
   EngineChoice choice = choose_app_engine(backend, devices, option);
+  if (split) {
+    if (!choice.multi)
+      throw InputError("--split: a lattice splits across two or more GPUs; " + std::string(option) +
+                       " gives " + (choice.engine->cuda_device() >= 0 ? "one" : "none"));
+    choice.multi->set_split_new(true);
+  }
   std::vector<int> gpus;  // the GPUs the engine runs on, in order
   if (choice.multi) {
     for (std::size_t s = 0; s < choice.multi->slots(); ++s) gpus.push_back(choice.multi->slot_device(s));

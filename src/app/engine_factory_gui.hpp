@@ -33,8 +33,10 @@ DisplayedEngine make_displayed_engine(std::string_view backend, int device);
 /// it are drawn by interop as on one GPU, the others are rendered on their own GPU and copied over
 /// peer to peer, or through pinned host memory where two GPUs have no peer access
 /// (interop::MultiTileFiller; no host sync either way). A display device that is not one of the
-/// devices is an InputError naming them.
+/// devices is an InputError naming them. With `split` (--split), every new instance is split across
+/// all the devices (InputError with fewer than two).
 DisplayedEngine make_displayed_engine(std::string_view backend, const DeviceList& devices,
-                                      std::string_view option, std::optional<int> display_device);
+                                      std::string_view option, std::optional<int> display_device,
+                                      bool split = false);
 
 }  // namespace ls

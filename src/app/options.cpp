@@ -62,6 +62,9 @@ void define_options(CLI::App& cli, Options& o, OptionText& a) {
                  "CUDA device the display runs on, one of --devices (default: the first of them)")
       ->type_name("N");
   cli.add_option("--vsync", o.vsync, "on or off (default on in a window)")->type_name("on|off");
+  cli.add_flag("--split", o.split,
+               "split every instance's lattice into bands across all of --devices (two or more GPUs), so "
+               "that a lattice too large for one GPU opens");
   cli.add_flag("--headless", o.headless, "render offscreen through EGL, no window");
   cli.add_option("--size", o.size, "window or offscreen size WxH (default 1600x900)")->type_name("WxH");
   cli.add_option("--frames", a.frames, "stop after N frames (headless default 120)")->type_name("N");
@@ -97,11 +100,15 @@ void convert_numbers(const OptionText& a, const CLI::App& cli, Options& o) {
   // The devices first: the instance limit is per listed GPU.
   o.devices = device_choice(a.device ? &*a.device : nullptr, a.devices ? &*a.devices : nullptr);
   o.devices_option = a.devices ? "--devices" : "--device";
+  if (o.split && !o.devices.all && o.devices.ordinals.size() < 2)
+    throw InputError("--split: a lattice splits across two or more GPUs; " + o.devices_option + " gives " +
+                     device_list_text(o.devices.ordinals) + " (give --devices 0,1 or --devices all)");
   if (a.display_device)
     o.display_device =
         static_cast<int>(parse_whole("--display-device", *a.display_device, 0, kMaxDeviceOrdinal));
   if (a.instances)
-    o.instances = static_cast<int>(parse_whole("--instances", *a.instances, 1, max_app_instances(o.devices)));
+    o.instances = static_cast<int>(parse_whole(
+        "--instances", *a.instances, 1, o.split ? kMaxInstancesPerDevice : max_app_instances(o.devices)));
   if (a.width) o.width = parse_whole("--width", *a.width, 32, kMaxLatticeSide);
   if (a.height) o.height = parse_whole("--height", *a.height, 32, kMaxLatticeSide);
   if (a.density) o.density = parse_real("--density", *a.density, 0.0, 1.0);

@@ -39,6 +39,8 @@ struct Options {
   std::string devices_option = "--device";
   /// --display-device N: the GPU the display (GL context) runs on; default the first of the devices.
   std::optional<int> display_device;
+  /// --split: every instance split into bands across all of the devices (at least two).
+  bool split = false;
   std::string vsync = "on";
   bool headless = false;
   std::string size = "1600x900";

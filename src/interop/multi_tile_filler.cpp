@@ -14,6 +14,7 @@
 #include "interop/graphics_resource.hpp"
 #include "interop/map_wait.hpp"
 #include "interop/remote_tile.hpp"
+#include "interop/split_tile.hpp"
 #include "interop/tile_atlas.hpp"
 #include "life_kernels.hpp"
 #include "render/host_filler.hpp"
@@ -36,6 +37,7 @@ struct MultiTile final : render::TileAttachment {
   cuda::Event handoff{cuda::Event::Create{}, true};  // see CudaTileFiller::fill_streams
   std::unique_ptr<RemoteTile> remote;
   std::size_t remote_slot = 0;
+  std::unique_ptr<SplitTile> split;  // while its instance is split across GPUs
 };
 
 MultiTile& multi_of(render::Tile& tile) { return static_cast<MultiTile&>(*tile.attachment); }
@@ -66,6 +68,7 @@ struct MultiTileFiller::State {
   std::vector<cudaGraphicsResource_t> resources;
   std::vector<RenderJob> jobs;
   std::vector<InstancePlace> places;
+  std::vector<std::size_t> split_tiles;  // this frame's tiles of split instances
   std::vector<Slot> slots;
   std::size_t display_slot = 0;
   int display_device = 0;
@@ -178,7 +181,13 @@ void MultiTileFiller::fill_interop(render::Tiles tiles, const std::vector<view::
   // Each slot's tiles this frame, in tile order (no allocation once the vectors have grown).
   s.place_of(n, s.places);
   for (State::Slot& slot : s.slots) slot.tiles.clear();
-  for (std::size_t i = 0; i < n; ++i) s.slots.at(s.places[i].slot).tiles.push_back(i);
+  s.split_tiles.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!s.places[i].bands.empty())
+      s.split_tiles.push_back(i);
+    else
+      s.slots.at(s.places[i].slot).tiles.push_back(i);
+  }
 
   s.resources.assign(1, atlas.resource.get());
   const cudaStream_t stream = s.stream.get();
@@ -196,7 +205,9 @@ void MultiTileFiller::fill_interop(render::Tiles tiles, const std::vector<view::
     tile.source_x = atlas.places[i].first;
     tile.source_y = atlas.places[i].second;
   }
-  // Remote slots first: their renders run on their GPUs while the display slot's are enqueued.
+  // Split instances' counts first, then remote slots: they run on their GPUs while the display
+  // slot's renders are enqueued.
+  if (!s.split_tiles.empty()) count_split_tiles(tiles, placements, options, palette);
   for (std::size_t slot = 0; slot < s.slots.size(); ++slot)
     if (slot != s.display_slot && !s.slots[slot].tiles.empty())
       fill_remote_slot(slot, tiles, placements, options, palette, timed);
@@ -206,6 +217,14 @@ void MultiTileFiller::fill_interop(render::Tiles tiles, const std::vector<view::
     if (slot == s.display_slot) continue;
     for (const std::size_t i : s.slots[slot].tiles)
       multi_of(*tiles[i]).remote->place(s.array, tiles[i]->source_x, tiles[i]->source_y, stream);
+  }
+  // Split instances' tiles: the bands' counts summed and shaded into the atlas.
+  for (const std::size_t i : s.split_tiles) {
+    render::Tile& tile = *tiles[i];
+    kernels::TileView view = tile_view(tile, placements[i], options, palette);
+    view.surface_x = tile.source_x;
+    view.surface_y = tile.source_y;
+    multi_of(tile).split->shade(s.surface, view, stream);
   }
   const auto unmap_start = Clock::now();
   CUDA_CHECK(cudaGraphicsUnmapResources(1, s.resources.data(), stream));
@@ -224,9 +243,10 @@ void MultiTileFiller::fill_display_slot(render::Tiles tiles, const std::vector<v
   for (const std::size_t i : slot.tiles) {
     // A tile that came from a remote slot keeps no remote buffers (a layout change: may wait).
     MultiTile& mt = multi_of(*tiles[i]);
-    if (mt.remote) {
+    if (mt.remote || mt.split) {
       CUDA_CHECK(cudaStreamSynchronize(stream));
       mt.remote.reset();
+      mt.split.reset();
     }
   }
   if (engine.stream_mode() == StreamMode::graph) {
@@ -286,11 +306,12 @@ void MultiTileFiller::fill_remote_slot(std::size_t slot_index, render::Tiles til
     if (mt.remote && mt.remote_slot == slot_index && mt.remote->width() == tile.width &&
         mt.remote->height() == tile.height)
       continue;
-    if (mt.remote && !synced) {
+    if ((mt.remote || mt.split) && !synced) {
       CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
       synced = true;
     }
     mt.remote.reset();
+    mt.split.reset();
     mt.remote =
         std::make_unique<RemoteTile>(slot.device, s.display_device, slot.copy, tile.width, tile.height);
     mt.remote_slot = slot_index;
@@ -329,6 +350,35 @@ void MultiTileFiller::fill_remote_slot(std::size_t slot_index, render::Tiles til
                                 tile.height, tv, v.stream);
     if (bracketed) engine.end_display(local);
     remote.after_render(v.stream);
+    tile.drawn = render::Tile::Drawn::device;
+  }
+}
+
+void MultiTileFiller::count_split_tiles(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                                        const render::DisplayOptions& options,
+                                        const render::Palette& palette) {
+  State& s = *state_;
+  // Buffers for tiles new to a split (or whose bands or size changed): a layout change, the only
+  // time this waits (for the last frame's copies out of what it replaces).
+  bool synced = false;
+  for (const std::size_t i : s.split_tiles) {
+    render::Tile& tile = *tiles[i];
+    MultiTile& mt = multi_of(tile);
+    const std::vector<multi::BandView>& bands = s.places[i].bands;
+    if (mt.split && mt.split->fits(bands, tile.width, tile.height)) continue;
+    if ((mt.split || mt.remote) && !synced) {
+      CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
+      synced = true;
+    }
+    mt.remote.reset();
+    mt.split.reset();
+    mt.split = std::make_unique<SplitTile>(bands, s.display_device, tile.width, tile.height);
+    if (mt.split->host_staged()) s.remote_copy = remote_copy_name(RemoteCopy::host_staged);
+    tile.drawn = render::Tile::Drawn::never;
+  }
+  for (const std::size_t i : s.split_tiles) {
+    render::Tile& tile = *tiles[i];
+    multi_of(tile).split->count(s.places[i].bands, tile_view(tile, placements[i], options, palette));
     tile.drawn = render::Tile::Drawn::device;
   }
 }

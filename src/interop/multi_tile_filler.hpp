@@ -3,7 +3,8 @@
 // the display GPU, mapped once per frame. Tiles of the display slot's instances go exactly as on
 // one GPU (render kernels on the instances' streams into the mapped atlas, or one display graph in
 // stream mode graph); every other slot's tiles are drawn where their instances run and copied over
-// (remote_tile.hpp), ordered by events, the host waiting for no GPU.
+// (remote_tile.hpp), and a split instance's tile band by band (split_tile.hpp), ordered by events,
+// the host waiting for no GPU.
 #pragma once
 
 #include <cstddef>
@@ -64,6 +65,9 @@ class MultiTileFiller final : public render::TileFiller {
                          const render::DisplayOptions& options, const render::Palette& palette, bool timed);
   void fill_remote_slot(std::size_t slot, render::Tiles tiles, const std::vector<view::Placement>& placements,
                         const render::DisplayOptions& options, const render::Palette& palette, bool timed);
+  /// Split instances' tiles: buffers where needed, then each band's counts on its GPU.
+  void count_split_tiles(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                         const render::DisplayOptions& options, const render::Palette& palette);
   void fill_textbook(render::Tiles tiles, const std::vector<view::Placement>& placements,
                      const render::DisplayOptions& options, const render::Palette& palette);
 

@@ -22,14 +22,19 @@ double now_ms() {
 
 constexpr auto kPerSlot = static_cast<std::size_t>(kMaxInstancesPerDevice);
 
-/// Runs `body`; an InputError from a slot's engine comes out naming the device it refused on.
+/// Runs `body`; an InputError from a child comes out naming where it refused ("GPU 1").
 template <typename Body>
-void on_device(int device, Body&& body) {
+void on_device(const std::string& where, Body&& body) {
   try {
     body();
   } catch (const InputError& e) {
-    throw InputError("GPU " + std::to_string(device) + ": " + e.what());
+    throw InputError(where + ": " + e.what());
   }
+}
+
+template <typename Body>
+void on_device(int device, Body&& body) {
+  on_device("GPU " + std::to_string(device), std::forward<Body>(body));
 }
 
 }  // namespace
@@ -65,6 +70,7 @@ MultiEngine::MultiEngine(std::vector<DeviceSlot> slots, bool allow_repeats, Slot
 }
 
 MultiEngine::~MultiEngine() {
+  split_.reset();  // its band threads make their devices current themselves
   // A child that cannot be released where it ran (its device lost) is released below with the slots.
   try {
     on_every_slot([this](Engine&, std::size_t s) { slots_[s].engine.reset(); });
@@ -81,7 +87,8 @@ std::string MultiEngine::device_name() const {
   std::string ordinals;
   for (std::size_t s = 0; s < slots_.size(); ++s) {
     names.push_back(use(s).device_name());
-    ordinals += (s > 0 ? "," : "") + std::to_string(slots_[s].device);
+    if (s > 0) ordinals += ',';
+    ordinals += std::to_string(slots_[s].device);
   }
   if (std::all_of(names.begin(), names.end(), [&](const std::string& n) { return n == names.front(); }))
     return names.front() + " x " + std::to_string(names.size()) + " (" + ordinals + ")";
@@ -159,14 +166,82 @@ void MultiEngine::on_every_slot(const std::function<void(Engine& engine, std::si
 }
 
 std::vector<int> MultiEngine::instance_devices(std::size_t index) const {
-  return {slots_[place(index).slot].device};
+  const Place& p = place(index);
+  if (p.slot == kSplit) return all_devices();
+  return {slots_[p.slot].device};
 }
 
-std::size_t MultiEngine::max_instances() const { return kPerSlot * slots_.size(); }
+std::vector<int> MultiEngine::all_devices() const {
+  std::vector<int> out;
+  for (const DeviceSlot& slot : slots_) out.push_back(slot.device);
+  return out;
+}
+
+Engine& MultiEngine::engine_of(const Place& p) const {
+  if (p.slot == kSplit) return split_engine();
+  return use(p.slot);
+}
+
+std::string MultiEngine::where(const Place& p) const {
+  if (p.slot == kSplit) return "GPUs " + device_list_text(all_devices());
+  return "GPU " + std::to_string(slots_[p.slot].device);
+}
+
+void MultiEngine::enable_splits(std::function<std::unique_ptr<Engine>()> make) {
+  make_split_ = std::move(make);
+}
+
+void MultiEngine::set_split_new(bool on) {
+  if (on && !make_split_) throw InputError("splitting instances across GPUs is not available here");
+  if (on && slots_.size() < 2)
+    throw InputError("splitting instances needs at least two GPUs (this run has GPU " +
+                     device_list_text(all_devices()) + ")");
+  split_new_ = on;
+}
+
+bool MultiEngine::is_split(std::size_t index) const { return place(index).slot == kSplit; }
+
+Engine& MultiEngine::split_engine() const {
+  if (!split_) throw InputError("no instance is split across GPUs");
+  return *split_;
+}
+
+Engine& MultiEngine::split_child() {
+  if (!make_split_) throw InputError("splitting instances across GPUs is not available here");
+  if (!split_) {
+    auto made = make_split_();
+    made->set_stream_mode(mode_);
+    made->set_timing_period(timing_period_);
+    split_ = std::move(made);
+  }
+  return *split_;
+}
+
+void MultiEngine::add_split(const InstanceSpec& spec, std::uint64_t generation, std::uint64_t origin) {
+  const auto now = counts();
+  for (std::size_t s = 0; s < slots_.size(); ++s)
+    if (now[s] >= kPerSlot)
+      throw InputError("1 split instance asked on GPUs " + device_list_text(all_devices()) + "; " +
+                       room_text(now));
+  Engine& split = split_child();
+  const Place where_to{kSplit, 0};
+  if (std::holds_alternative<Lattice>(spec.init))
+    on_device(where(where_to), [&] { split.add_moved(spec, generation, origin); });
+  else
+    on_device(where(where_to), [&] { split.add(spec); });
+  places_.push_back(Place{kSplit, split.size() - 1});
+}
+
+std::size_t MultiEngine::max_instances() const {
+  // New instances split over every GPU count on each: kPerSlot of them fill every GPU.
+  return split_new_ ? kPerSlot : kPerSlot * slots_.size();
+}
 
 std::vector<std::size_t> MultiEngine::counts() const {
+  // A split instance counts on every GPU.
+  const std::size_t split = split_ ? split_->size() : 0;
   std::vector<std::size_t> out;
-  for (std::size_t s = 0; s < slots_.size(); ++s) out.push_back(use(s).size());
+  for (std::size_t s = 0; s < slots_.size(); ++s) out.push_back(use(s).size() + split);
   return out;
 }
 
@@ -189,7 +264,7 @@ std::string MultiEngine::room_text(const std::vector<std::size_t>& counts) const
 }
 
 void MultiEngine::add_to_slot(const InstanceSpec& spec, std::size_t slot) {
-  if (use(slot).size() >= kPerSlot)
+  if (counts()[slot] >= kPerSlot)
     throw InputError("1 instance asked on GPU " + std::to_string(slots_[slot].device) + "; " +
                      room_text(counts()));
   const auto* copy = std::get_if<CopyInit>(&spec.init);
@@ -203,9 +278,9 @@ void MultiEngine::add_to_slot(const InstanceSpec& spec, std::size_t slot) {
   } else {
     // A copy of an instance on another device: its exact state and generation, and its origin
     // under the same rule, as a copy on one device gets.
-    const InstanceStatus s = use(source.slot).status(source.local);
+    const InstanceStatus s = engine_of(source).status(source.local);
     InstanceSpec moved = spec;
-    moved.init = use(source.slot).read(source.local);
+    moved.init = engine_of(source).read(source.local);
     on_device(slots_[slot].device, [&] {
       use(slot).add_moved(moved, s.generation, s.rule == spec.rule ? s.origin : unique_origin());
     });
@@ -220,6 +295,20 @@ void MultiEngine::add_on(const InstanceSpec& spec, std::size_t slot) {
 }
 
 void MultiEngine::add(const InstanceSpec& spec) {
+  if (split_new_) {
+    const auto* copy = std::get_if<CopyInit>(&spec.init);
+    if (!copy) {
+      add_split(spec, 0, 0);
+      return;
+    }
+    // A copy: the source's exact state, generation and (same rule) origin.
+    const Place source = place(copy->source);
+    const InstanceStatus s = engine_of(source).status(source.local);
+    InstanceSpec moved = spec;
+    moved.init = engine_of(source).read(source.local);
+    add_split(moved, s.generation, s.rule == spec.rule ? s.origin : unique_origin());
+    return;
+  }
   const auto now = counts();
   const std::size_t slot = next_free_slot(now, next_slot_);
   if (slot == slots_.size())
@@ -228,6 +317,10 @@ void MultiEngine::add(const InstanceSpec& spec) {
 }
 
 void MultiEngine::add_moved(const InstanceSpec& spec, std::uint64_t generation, std::uint64_t origin) {
+  if (split_new_) {
+    add_split(spec, generation, origin);
+    return;
+  }
   const auto now = counts();
   const std::size_t slot = next_free_slot(now, next_slot_);
   if (slot == slots_.size())
@@ -238,8 +331,16 @@ void MultiEngine::add_moved(const InstanceSpec& spec, std::uint64_t generation, 
 }
 
 void MultiEngine::check_room(const std::vector<InstanceSpec>& specs) const {
-  // Placed as add() would place them; each slot's engine then checks its share.
   auto now = counts();
+  if (split_new_) {
+    // Each new instance split over every GPU (the split lattice checks its memory when made).
+    for (std::size_t s = 0; s < slots_.size(); ++s)
+      if (now[s] + specs.size() > kPerSlot)
+        throw InputError(std::to_string(specs.size()) + " split instances asked, " + std::to_string(size()) +
+                         " running; " + room_text(now));
+    return;
+  }
+  // Placed as add() would place them; each slot's engine then checks its share.
   std::vector<std::vector<InstanceSpec>> shares(slots_.size());
   std::vector<std::pair<int, int>> dims;  // of each spec, for copies of copies
   std::size_t cursor = next_slot_;
@@ -279,7 +380,7 @@ void MultiEngine::forget_local(std::size_t slot, std::size_t local) {
 
 void MultiEngine::remove(std::size_t index) {
   const Place p = place(index);
-  use(p.slot).remove(p.local);
+  engine_of(p).remove(p.local);
   places_.erase(places_.begin() + static_cast<std::ptrdiff_t>(index));
   forget_local(p.slot, p.local);
 }
@@ -288,48 +389,49 @@ void MultiEngine::replace(std::size_t index, const InstanceSpec& spec) {
   const Place p = place(index);
   const auto* copy = std::get_if<CopyInit>(&spec.init);
   if (!copy) {
-    on_device(slots_[p.slot].device, [&] { use(p.slot).replace(p.local, spec); });
+    on_device(where(p), [&] { engine_of(p).replace(p.local, spec); });
     return;
   }
   const Place source = place(copy->source);
   if (source.slot == p.slot) {
     InstanceSpec local = spec;
     local.init = CopyInit{source.local};
-    on_device(slots_[p.slot].device, [&] { use(p.slot).replace(p.local, local); });
+    on_device(where(p), [&] { engine_of(p).replace(p.local, local); });
     return;
   }
   // A copy from another device: appended to this slot with the copy's exact state, then the old
   // instance dropped; instance `index` now names the appended one.
-  const InstanceStatus s = use(source.slot).status(source.local);
+  const InstanceStatus s = engine_of(source).status(source.local);
   InstanceSpec moved = spec;
-  moved.init = use(source.slot).read(source.local);
-  on_device(slots_[p.slot].device, [&] {
-    use(p.slot).add_moved(moved, s.generation, s.rule == spec.rule ? s.origin : unique_origin());
-  });
+  moved.init = engine_of(source).read(source.local);
+  Engine& target = engine_of(p);
+  on_device(where(p),
+            [&] { target.add_moved(moved, s.generation, s.rule == spec.rule ? s.origin : unique_origin()); });
   try {
-    use(p.slot).remove(p.local);
+    target.remove(p.local);
   } catch (...) {
-    use(p.slot).remove(use(p.slot).size() - 1);  // as move(): a refusal leaves everything as it was
+    target.remove(target.size() - 1);  // as move(): a refusal leaves everything as it was
     throw;
   }
   forget_local(p.slot, p.local);
-  places_[index] = Place{p.slot, use(p.slot).size() - 1};
+  places_[index] = Place{p.slot, target.size() - 1};
 }
 
 void MultiEngine::move(std::size_t index, std::size_t slot) {
   const Place from = place(index);
   check_slot(slot);
   if (from.slot == slot) return;
-  if (use(slot).size() >= kPerSlot)
+  // A split instance (merging back) already counts on the target GPU.
+  if (counts()[slot] - (from.slot == kSplit ? 1 : 0) >= kPerSlot)
     throw InputError("instance " + std::to_string(index) + " cannot move to GPU " +
                      std::to_string(slots_[slot].device) + ": 1 instance asked there; " +
                      room_text(counts()));
-  const InstanceStatus s = use(from.slot).status(from.local);
-  const InstanceSpec spec = spec_like(s, use(from.slot).read(from.local));
+  const InstanceStatus s = engine_of(from).status(from.local);
+  const InstanceSpec spec = spec_like(s, engine_of(from).read(from.local));
   // The target takes the state before the source lets it go: a refusal changes nothing.
   on_device(slots_[slot].device, [&] { use(slot).add_moved(spec, s.generation, s.origin); });
   try {
-    use(from.slot).remove(from.local);
+    engine_of(from).remove(from.local);
   } catch (...) {
     use(slot).remove(use(slot).size() - 1);
     throw;
@@ -339,32 +441,60 @@ void MultiEngine::move(std::size_t index, std::size_t slot) {
 }
 
 void MultiEngine::set_instance_devices(std::size_t index, const std::vector<int>& devices) {
-  place(index);
+  const Place p = place(index);
   if (devices.empty()) throw InputError("instance " + std::to_string(index) + " needs a device to run on");
-  if (devices.size() > 1)
+  if (devices.size() == 1) {
+    move(index, slot_of_device(devices[0]));
+    return;
+  }
+  std::vector<int> asked = devices, all = all_devices();
+  std::sort(asked.begin(), asked.end());
+  std::sort(all.begin(), all.end());
+  if (asked != all)
     throw InputError("instance " + std::to_string(index) + " on GPU " + device_list_text(devices) +
-                     ": splitting an instance across GPUs is not available yet");
-  move(index, slot_of_device(devices[0]));
+                     ": a split instance runs on every GPU of this run (" + device_list_text(all_devices()) +
+                     ")");
+  if (p.slot == kSplit) return;
+  if (!make_split_) throw InputError("splitting instances across GPUs is not available here");
+  const auto now = counts();
+  for (std::size_t s = 0; s < slots_.size(); ++s)
+    if (s != p.slot && now[s] >= kPerSlot)
+      throw InputError("instance " + std::to_string(index) + " cannot be split: 1 instance asked on GPU " +
+                       std::to_string(slots_[s].device) + "; " + room_text(now));
+  const InstanceStatus s = use(p.slot).status(p.local);
+  const InstanceSpec spec = spec_like(s, use(p.slot).read(p.local));
+  // The split lattice takes the state before the slot lets it go: a refusal (a band too thin, a
+  // GPU without the memory) changes nothing.
+  Engine& split = split_child();
+  on_device(where(Place{kSplit, 0}), [&] { split.add_moved(spec, s.generation, s.origin); });
+  try {
+    use(p.slot).remove(p.local);
+  } catch (...) {
+    split.remove(split.size() - 1);
+    throw;
+  }
+  forget_local(p.slot, p.local);
+  places_[index] = Place{kSplit, split.size() - 1};
 }
 
 void MultiEngine::set_variant(std::size_t index, Variant variant) {
   const Place& p = place(index);
-  on_device(slots_[p.slot].device, [&] { use(p.slot).set_variant(p.local, variant); });
+  on_device(where(p), [&] { engine_of(p).set_variant(p.local, variant); });
 }
 
 void MultiEngine::set_rule(std::size_t index, const Rule& rule) {
   const Place& p = place(index);
-  use(p.slot).set_rule(p.local, rule);
+  engine_of(p).set_rule(p.local, rule);
 }
 
 void MultiEngine::set_generations_per_launch(std::size_t index, int k) {
   const Place& p = place(index);
-  use(p.slot).set_generations_per_launch(p.local, k);
+  on_device(where(p), [&] { engine_of(p).set_generations_per_launch(p.local, k); });
 }
 
 void MultiEngine::set_cell(std::size_t index, int x, int y, bool alive) {
   const Place& p = place(index);
-  use(p.slot).set_cell(p.local, x, y, alive);
+  engine_of(p).set_cell(p.local, x, y, alive);
 }
 
 void MultiEngine::set_stream_mode(StreamMode mode) {
@@ -375,19 +505,21 @@ void MultiEngine::set_stream_mode(StreamMode mode) {
     for (std::size_t s = 0; s < done; ++s) use(s).set_stream_mode(mode_);
     throw;
   }
+  if (split_) split_->set_stream_mode(mode);
   mode_ = mode;
 }
 
 void MultiEngine::set_timing_period(int period) {
   check_timing_period(period);
   for (std::size_t s = 0; s < slots_.size(); ++s) use(s).set_timing_period(period);
+  if (split_) split_->set_timing_period(period);
   timing_period_ = period;
 }
 
 bool MultiEngine::frame_timed() const {
   for (std::size_t s = 0; s < slots_.size(); ++s)
     if (use(s).frame_timed()) return true;
-  return false;
+  return split_ && split_->size() > 0 && split_->frame_timed();
 }
 
 void MultiEngine::step(int generations) {
@@ -397,12 +529,15 @@ void MultiEngine::step(int generations) {
   on_every_slot([generations](Engine& engine, std::size_t) {
     if (engine.size() > 0) engine.step(generations);
   });
+  // The split instances' bands: each band's own thread enqueues its part.
+  if (split_ && split_->size() > 0) split_->step(generations);
   host_enqueue_.add(now_ms() - start);
 }
 
 std::uint64_t MultiEngine::host_syncs_in_last_step() const {
   std::uint64_t n = 0;
   for (std::size_t s = 0; s < slots_.size(); ++s) n += use(s).host_syncs_in_last_step();
+  if (split_) n += split_->host_syncs_in_last_step();
   return n;
 }
 
@@ -419,17 +554,19 @@ FrameGraphStats MultiEngine::frame_graph_stats() const {
 
 void MultiEngine::request_summaries() {
   on_every_slot([](Engine& engine, std::size_t) { engine.request_summaries(); });
+  if (split_ && split_->size() > 0) split_->request_summaries();
 }
 
 InstanceStatus MultiEngine::status(std::size_t index) const {
   const Place& p = place(index);
-  return use(p.slot).status(p.local);
+  return engine_of(p).status(p.local);
 }
 
 FrameTimings MultiEngine::frame_timings() const {
   FrameTimings out;
-  for (std::size_t s = 0; s < slots_.size(); ++s) {
-    const FrameTimings t = use(s).frame_timings();
+  for (std::size_t s = 0; s <= slots_.size(); ++s) {
+    if (s == slots_.size() && !(split_ && split_->size() > 0)) break;
+    const FrameTimings t = s < slots_.size() ? use(s).frame_timings() : split_->frame_timings();
     if (!t.valid) continue;
     out.valid = true;
     out.gpu_span_ms = std::max(out.gpu_span_ms, t.gpu_span_ms);
@@ -441,13 +578,18 @@ FrameTimings MultiEngine::frame_timings() const {
 
 void MultiEngine::step_history(std::size_t index, std::vector<float>& out) const {
   const Place& p = place(index);
-  use(p.slot).step_history(p.local, out);
+  engine_of(p).step_history(p.local, out);
 }
 
 void MultiEngine::span_history(std::vector<float>& out) const {
   out.clear();
-  for (std::size_t s = 0; s < slots_.size(); ++s) {
-    use(s).span_history(child_history_);
+  for (std::size_t s = 0; s <= slots_.size(); ++s) {
+    if (s == slots_.size()) {
+      if (!(split_ && split_->size() > 0)) break;
+      split_->span_history(child_history_);
+    } else {
+      use(s).span_history(child_history_);
+    }
     // Aligned at the newest frame: a slot that ran no instance for a while has a shorter history.
     if (child_history_.size() > out.size()) out.insert(out.begin(), child_history_.size() - out.size(), 0.0f);
     const std::size_t skip = out.size() - child_history_.size();
@@ -458,14 +600,20 @@ void MultiEngine::span_history(std::vector<float>& out) const {
 
 std::vector<TimelineBar> MultiEngine::timeline() const {
   // Global numbers of each slot's instances, by their index in the slot's engine.
-  std::vector<std::vector<std::size_t>> global(slots_.size());
+  // The split child counts as one more slot, after the others.
+  const std::size_t children = slots_.size() + (split_ ? 1 : 0);
+  std::vector<std::vector<std::size_t>> global(children);
   for (std::size_t s = 0; s < slots_.size(); ++s) global[s].resize(use(s).size());
-  for (std::size_t i = 0; i < places_.size(); ++i) global[places_[i].slot][places_[i].local] = i;
+  if (split_) global[slots_.size()].resize(split_->size());
+  for (std::size_t i = 0; i < places_.size(); ++i) {
+    const std::size_t s = places_[i].slot == kSplit ? slots_.size() : places_[i].slot;
+    global[s][places_[i].local] = i;
+  }
   std::vector<TimelineBar> out;
   int row_offset = 0;
-  for (std::size_t s = 0; s < slots_.size(); ++s) {
+  for (std::size_t s = 0; s < children; ++s) {
     int rows = 0;
-    for (TimelineBar bar : use(s).timeline()) {
+    for (TimelineBar bar : s < slots_.size() ? use(s).timeline() : split_->timeline()) {
       if (bar.instance >= global[s].size()) continue;  // removed since the frame was read
       rows = std::max(rows, bar.stream + 1);
       bar.instance = global[s][bar.instance];
@@ -479,12 +627,12 @@ std::vector<TimelineBar> MultiEngine::timeline() const {
 
 bool MultiEngine::begin_display(std::size_t index) {
   const Place& p = place(index);
-  return use(p.slot).begin_display(p.local);
+  return engine_of(p).begin_display(p.local);
 }
 
 void MultiEngine::end_display(std::size_t index) {
   const Place& p = place(index);
-  use(p.slot).end_display(p.local);
+  engine_of(p).end_display(p.local);
 }
 
 void MultiEngine::request_snapshots(std::uint64_t max_cells) {
@@ -496,7 +644,8 @@ std::vector<HostSnapshot> MultiEngine::snapshots() const {
   // cudaSetDevice may report again) this must still answer, so that the app can save every instance.
   std::vector<std::vector<std::size_t>> global(slots_.size());
   for (std::size_t s = 0; s < slots_.size(); ++s) global[s].resize(slots_[s].engine->size());
-  for (std::size_t i = 0; i < places_.size(); ++i) global[places_[i].slot][places_[i].local] = i;
+  for (std::size_t i = 0; i < places_.size(); ++i)
+    if (places_[i].slot != kSplit) global[places_[i].slot][places_[i].local] = i;
   std::vector<HostSnapshot> out;
   for (std::size_t s = 0; s < slots_.size(); ++s) {
     for (HostSnapshot& snap : slots_[s].engine->snapshots()) {
@@ -512,16 +661,17 @@ std::vector<HostSnapshot> MultiEngine::snapshots() const {
 
 Lattice MultiEngine::read(std::size_t index) {
   const Place& p = place(index);
-  return use(p.slot).read(p.local);
+  return engine_of(p).read(p.local);
 }
 
 StateSummary MultiEngine::summarize(std::size_t index) {
   const Place& p = place(index);
-  return use(p.slot).summarize(p.local);
+  return engine_of(p).summarize(p.local);
 }
 
 void MultiEngine::finish() {
   on_every_slot([](Engine& engine, std::size_t) { engine.finish(); });
+  if (split_) split_->finish();
 }
 
 }  // namespace ls::multi

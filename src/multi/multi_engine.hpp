@@ -41,10 +41,21 @@
 //  * host_enqueue_ms(): the host time of the whole step() over all children.
 //  * host_syncs_in_last_step() and frame_graph_stats(): sums over the children.
 //
-// What this does not do yet: a split instance (an instance on several devices; refused), and moving
-// state device to device without passing through host memory (move() reads the lattice to the host
-// and uploads it to the target). A moved instance starts a fresh timing window and has no summary
-// or recovery snapshot until the next request_summaries() / request_snapshots().
+// Split instances (an instance whose lattice is cut into bands over every slot's device): with
+// enable_splits(), one more child, made on first use by the factory given there (the app: a
+// multi::SplitEngine over the slots' devices, its own host thread per band), holds them. An
+// instance is split over all of the engine's devices or runs on one; set_instance_devices() with
+// every device splits it, with one merges it back, keeping its exact state, generation and origin
+// (through host memory, as move()). A split instance counts as one instance on each GPU towards
+// kMaxInstancesPerDevice. The split child steps after the slots in step() (its band threads
+// enqueue; nothing waits for a GPU), its timeline rows come after the slots', its frame figures
+// join theirs. It keeps no recovery snapshots (a lattice split because it is too large for one
+// GPU is too large for host snapshots too): snapshots() leaves split instances out.
+//
+// What this does not do yet: moving state device to device without passing through host memory
+// (move() reads the lattice to the host and uploads it to the target). A moved instance starts a
+// fresh timing window and has no summary or recovery snapshot until the next request_summaries() /
+// request_snapshots().
 #pragma once
 
 #include <cstddef>
@@ -101,9 +112,10 @@ class MultiEngine final : public Engine {
   std::size_t size() const override { return places_.size(); }
   /// The device of the slot instance `index` runs in.
   std::vector<int> instance_devices(std::size_t index) const override;
-  /// kMaxInstancesPerDevice per slot.
+  /// kMaxInstancesPerDevice per slot (per engine when new instances are split: set_split_new()).
   std::size_t max_instances() const override;
-  /// One device: move() to its slot. Several: refused (splitting is not available yet).
+  /// One device: move() to its slot (merging a split instance). Every device of the engine (any
+  /// order): split it (enable_splits()). Anything else is refused, changing nothing.
   void set_instance_devices(std::size_t index, const std::vector<int>& devices) override;
 
   void add(const InstanceSpec& spec) override;
@@ -163,11 +175,36 @@ class MultiEngine final : public Engine {
   /// Moves instance `index` to slot `slot` keeping its index and exact state (see the top).
   void move(std::size_t index, std::size_t slot);
 
+  // Split instances (see the top).
+  /// Lets instances be split over every slot's device; `make` builds the child that runs them
+  /// (empty, over the slots' devices in slot order), once, when the first one is split.
+  void enable_splits(std::function<std::unique_ptr<Engine>()> make);
+  bool splits_enabled() const { return static_cast<bool>(make_split_); }
+  /// With `on` (and splits enabled), add() and add_moved() split every new instance (`--split`).
+  void set_split_new(bool on);
+  bool split_new() const { return split_new_; }
+  /// Whether instance `index` is split; then local_of() is its index in split_engine().
+  bool is_split(std::size_t index) const;
+  /// The child that runs the split instances (InputError before the first split).
+  Engine& split_engine() const;
+
  private:
+  /// Place::slot of a split instance (its local index is in split_).
+  static constexpr std::size_t kSplit = static_cast<std::size_t>(-1);
   struct Place {
-    std::size_t slot = 0;
-    std::size_t local = 0;  // the instance's index in its slot's engine
+    std::size_t slot = 0;   // or kSplit
+    std::size_t local = 0;  // the instance's index in its slot's engine (or split_)
   };
+  /// The engine that runs place `p` (its slot's, device made current; or the split child).
+  Engine& engine_of(const Place& p) const;
+  /// "GPU 1" or "GPUs 0,1" (a split place), for messages.
+  std::string where(const Place& p) const;
+  /// The split child, made on first use; InputError when splits are not enabled.
+  Engine& split_child();
+  /// Appends `spec` (a Lattice init) as a split instance; refuses when a slot is full.
+  void add_split(const InstanceSpec& spec, std::uint64_t generation, std::uint64_t origin);
+  /// The devices of every slot, in slot order (a split instance's device list).
+  std::vector<int> all_devices() const;
   const Place& place(std::size_t index) const;
   /// Slot `slot`'s engine with its device made current on the caller's thread: every call into a
   /// slot from the caller's thread goes through it.
@@ -197,6 +234,9 @@ class MultiEngine final : public Engine {
   RollingStats host_enqueue_;
   mutable std::vector<float> child_history_;  // span_history()'s scratch
   std::unique_ptr<SlotThreads> threads_;      // null: SlotEnqueue::calling_thread
+  std::function<std::unique_ptr<Engine>()> make_split_;
+  std::unique_ptr<Engine> split_;  // the split instances' child, once made
+  bool split_new_ = false;
 };
 
 }  // namespace ls::multi

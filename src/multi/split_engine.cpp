@@ -3,7 +3,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <array>
+#include <utility>
+
 #include "core/error.hpp"
+#include "core/summary_pacing.hpp"
 #include "multi/device_workers.hpp"
 #include "multi/split_lattice.hpp"
 #include "sim/cuda_engine.hpp"
@@ -28,6 +32,11 @@ struct SplitEngine::Entry {
   std::unique_ptr<SplitLattice> lattice;
   std::uint64_t origin = 0;
   std::unique_ptr<BandTimings> timing;  // fresh with each new lattice shape or state
+  SummaryPacer pacer;
+  std::uint64_t asked_generation = ~std::uint64_t{0};  // the state the newest request summarizes
+  /// The frame (frames_) at which each recent request's state was current, by its generation.
+  std::array<std::pair<std::uint64_t, std::uint64_t>, 4> asked{};
+  std::size_t next_asked = 0;
 };
 
 SplitEngine::SplitEngine(std::vector<int> devices) : devices_(std::move(devices)) {
@@ -86,6 +95,16 @@ void SplitEngine::add(const InstanceSpec& spec) {
   e->origin = std::holds_alternative<CopyInit>(spec.init) ? at(std::get<CopyInit>(spec.init).source).origin
                                                           : start_origin(spec);
   e->lattice = make(spec);
+  e->timing = std::make_unique<BandTimings>(devices_);
+  instances_.push_back(std::move(e));
+}
+
+void SplitEngine::add_moved(const InstanceSpec& spec, std::uint64_t generation, std::uint64_t origin) {
+  if (!std::holds_alternative<Lattice>(spec.init))
+    throw InputError("a moved instance needs its lattice (spec.init must be a Lattice)");
+  auto e = std::make_unique<Entry>();
+  e->origin = origin;
+  e->lattice = make(spec, generation);
   e->timing = std::make_unique<BandTimings>(devices_);
   instances_.push_back(std::move(e));
 }
@@ -174,6 +193,7 @@ void SplitEngine::harvest_timings() {
 
 void SplitEngine::step(int generations) {
   if (generations <= 0 || instances_.empty()) return;  // no frame
+  ++frames_;
   harvest_timings();
   const std::optional<std::uint64_t> timed = timings_.start_frame();
   for (auto& e : instances_) {
@@ -191,7 +211,19 @@ void SplitEngine::step_history(std::size_t index, std::vector<float>& out) const
 }
 
 void SplitEngine::request_summaries() {
-  for (auto& e : instances_) e->lattice->request_summary();
+  for (auto& e : instances_) {
+    SplitLattice& l = *e->lattice;
+    const std::optional<StateSummary> newest = l.newest_summary();  // a poll; measures a finished one
+    const bool in_flight =
+        e->asked_generation != ~std::uint64_t{0} && (!newest || newest->generation != e->asked_generation);
+    if (const auto ms = l.take_summary_ms()) e->pacer.observe_cost(*ms);
+    const bool changed = l.generation() != e->asked_generation;
+    const double work_ms = e->timing->step_ms().mean;
+    if (!e->pacer.due(changed, work_ms, in_flight)) continue;
+    l.request_summary();
+    e->asked_generation = l.generation();
+    e->asked[e->next_asked++ % e->asked.size()] = {l.generation(), frames_};
+  }
 }
 
 InstanceStatus SplitEngine::status(std::size_t index) const {
@@ -206,7 +238,12 @@ InstanceStatus SplitEngine::status(std::size_t index) const {
   s.generation = l.generation();
   s.origin = e.origin;
   s.summary = l.newest_summary();
+  if (s.summary)
+    for (const auto& [generation, frame] : e.asked)
+      if (generation == s.summary->generation) s.summary_frames_ago = frames_ - frame;
   s.step_ms = e.timing->step_ms();
+  s.summary_ms = e.pacer.cost_ms();
+  s.summary_every = e.pacer.every(s.step_ms.mean);
   if (s.step_ms.mean > 0)
     s.cups = static_cast<double>(s.width) * s.height * e.timing->mean_generations() / (s.step_ms.mean * 1e-3);
   return s;

@@ -6,8 +6,11 @@
 // frames and read a frame or two late, never waiting: step statistics per instance, the frame's
 // figures and a timeline with rows grouped per GPU.
 //
-// What it does not do yet (the app's multi-GPU work, issue 12): display brackets (begin_display()
-// is false), summary bars, and recovery snapshots (request_snapshots() keeps none).
+// Summaries are paced by their cost (core/summary_pacing.hpp), as the one-GPU engine's: a lattice
+// split because it is huge would otherwise spend its frames hashing itself.
+//
+// What it does not do yet: display brackets (begin_display() is false), summary bars, and recovery
+// snapshots (request_snapshots() keeps none).
 #pragma once
 
 #include <memory>
@@ -43,6 +46,8 @@ class SplitEngine final : public Engine {
   std::vector<int> instance_devices(std::size_t index) const override;
 
   void add(const InstanceSpec& spec) override;
+  /// A moved instance (MultiEngine splitting it): `spec.init` its lattice, its generation and origin.
+  void add_moved(const InstanceSpec& spec, std::uint64_t generation, std::uint64_t origin) override;
   void remove(std::size_t index) override;
   void replace(std::size_t index, const InstanceSpec& spec) override;
   void set_variant(std::size_t index, Variant variant) override;
@@ -86,6 +91,7 @@ class SplitEngine final : public Engine {
   std::vector<int> devices_;
   std::unique_ptr<DeviceWorkers> workers_;
   std::vector<std::unique_ptr<Entry>> instances_;
+  std::uint64_t frames_ = 0;  // step() calls that stepped: the pacing's and frames_ago's clock
   StreamMode mode_ = StreamMode::per_instance;
   int timing_period_ = 1;
   SplitTimings timings_;

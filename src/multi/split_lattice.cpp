@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "core/error.hpp"
@@ -31,8 +32,9 @@ struct SplitLattice::BandState {
   cuda::DeviceBuffer memory;
   std::array<std::byte*, 2> buffers{};
   std::uint64_t* result_device = nullptr;
-  cuda::PinnedBuffer result_host;  // two uint64: population, hash part
-  cuda::Event summary_done{cuda::Event::Create{}, false};
+  cuda::PinnedBuffer result_host;                    // two uint64: population, hash part
+  cuda::Event summary_start{cuda::Event::Create{}};  // timed: the summary's GPU time paces them
+  cuda::Event summary_done{cuda::Event::Create{}};
   int front = 0;  // the buffer holding the current generation
   // Edges first: the edge stream, its edge buffers (per parity: top window, bottom window, in
   // `edges`), and the events that tie the two streams of a launch together.
@@ -380,6 +382,7 @@ void SplitLattice::request_summary() {
   const std::uint64_t base =
       lattice_hash_base(static_cast<std::uint32_t>(width_), static_cast<std::uint32_t>(height_));
   run([&](int band, BandState& s) {
+    s.summary_start.record(s.stream.get());
     // The base term once, from the first band: the parts then sum to the whole lattice's hash.
     kernels::launch_summary_rows(layout, s.own_rows(row_bytes_of(layout, width_), halo_), width_, s.band.rows,
                                  s.band.first_row, band == 0 && !partial_ ? base : 0, s.result_device,
@@ -389,11 +392,13 @@ void SplitLattice::request_summary() {
     s.summary_done.record(s.stream.get());
   });
   summary_generation_ = generation_;
+  requested_seen_ = false;
 }
 
 std::optional<StateSummary> SplitLattice::newest_summary() {
   StateSummary sum;
   sum.generation = summary_generation_;
+  double slowest_ms = 0;
   for (const auto& s : state_) {
     const cudaError_t q = cudaEventQuery(s->summary_done.get());
     if (q == cudaErrorNotReady) return newest_;
@@ -401,10 +406,22 @@ std::optional<StateSummary> SplitLattice::newest_summary() {
     const auto* r = s->result_host.as<std::uint64_t>();
     sum.population += r[0];
     sum.hash += r[1];
+    float ms = 0;
+    // Not ready: no summary was ever recorded on this band (the events start "done").
+    if (cudaEventElapsedTime(&ms, s->summary_start.get(), s->summary_done.get()) == cudaSuccess)
+      slowest_ms = std::max(slowest_ms, static_cast<double>(ms));
+    else
+      cudaGetLastError();
+  }
+  if (!newest_ || newest_->generation != sum.generation || !requested_seen_) {
+    summary_ms_ = slowest_ms;
+    requested_seen_ = true;
   }
   newest_ = sum;
   return newest_;
 }
+
+std::optional<double> SplitLattice::take_summary_ms() { return std::exchange(summary_ms_, std::nullopt); }
 
 Lattice SplitLattice::read() {
   Lattice out(width_, height_);

@@ -96,6 +96,9 @@ class SplitLattice {
   /// bands have finished (a poll, never a wait).
   void request_summary();
   std::optional<StateSummary> newest_summary();
+  /// The GPU time of the newest finished summary (the slowest band's), once: set when
+  /// newest_summary() first reads a finished one, cleared by this call (summary pacing).
+  std::optional<double> take_summary_ms();
 
   /// Blocking calls made by the last step() (0: step only enqueues).
   std::uint64_t host_syncs_in_last_step() const { return 0; }
@@ -129,6 +132,8 @@ class SplitLattice {
   std::uint64_t host_syncs_ = 0;
   std::uint64_t summary_generation_ = 0;
   std::optional<StateSummary> newest_;
+  std::optional<double> summary_ms_;
+  bool requested_seen_ = true;  // newest_summary() has read the newest request's result
   std::vector<std::unique_ptr<BandState>> state_;
   std::unique_ptr<HaloExchange> exchange_;
 };

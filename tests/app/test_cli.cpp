@@ -139,6 +139,11 @@ TEST(Cli, AppRefusesABadDeviceListWithOneLineListingTheGpusPresent) {
       {"--headless --display-device 1", "--display-device 1: not one of --device (0)"},
       {"--headless --device 3 --display-device 0", "--display-device 0: not one of --device (3)"},
       {"--headless --display-device x", "--display-device x: expected a whole number 0..1023"},
+      {"--headless --split",
+       "lifestreams: --split: a lattice splits across two or more GPUs; --device gives 0"},
+      {"--headless --split --devices 1",
+       "--split: a lattice splits across two or more GPUs; --devices gives 1"},
+      {"--headless --split --devices 0,1 --instances 65", "--instances 65: expected a whole number 1..64"},
   };
   for (const Bad& b : cases) {
     expect_refused(b);

@@ -18,6 +18,8 @@
 #include "interop/cuda_tile_filler.hpp"
 #include "interop/multi_tile_filler.hpp"
 #include "multi/multi_engine.hpp"
+#include "multi/split_engine.hpp"
+#include "multi/split_lattice.hpp"
 #include "render/headless.hpp"
 #include "render/paths.hpp"
 #include "render/tiles.hpp"
@@ -161,6 +163,90 @@ TEST(RemoteTiles, ShowThePixelsTheOneGpuPathDrawsWhileStepping) {
         EXPECT_GT(several.engine->status(1).display_ms.samples, 0);
         EXPECT_GT(several.engine->status(3).display_ms.samples, 0);
       }
+    }
+  }
+}
+
+/// Places as the app's factory gives them: a split instance carries its bands.
+interop::InstancePlaces split_places_of(multi::MultiEngine& engine) {
+  return [&engine](std::size_t n, std::vector<interop::InstancePlace>& out) {
+    out.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      out[i].local = engine.local_of(i);
+      out[i].slot = engine.is_split(i) ? 0 : engine.slot_of(i);
+      out[i].bands.clear();
+      if (engine.is_split(i))
+        out[i].bands =
+            static_cast<multi::SplitEngine&>(engine.split_engine()).lattice(out[i].local).band_views();
+    }
+  };
+}
+
+// Issue 12, Display: a split instance's tile, drawn band by band (each band counts its rows' live
+// samples on its GPU, the display GPU sums and shades), equals the one-GPU path's pixels at every
+// frame while stepping: zoomed in with grid lines, zoomed out past 32 samples per axis, with and
+// without age shading, for bands of unequal height (a 2080-row lattice), in every layout.
+TEST(RemoteTiles, SplitInstancesShowThePixelsTheOneGpuPathDraws) {
+  std::string why;
+  if (cuda_device_count(&why) == 0) GTEST_SKIP() << "no usable CUDA device: " << why;
+  std::vector<std::vector<int>> layouts = {{0, 0}};
+  if (cuda_device_count() >= 2) layouts.push_back({0, 1});
+  render::HeadlessContext context(0);
+  const auto gpu0 = [] { ASSERT_EQ(cudaSetDevice(0), cudaSuccess); };
+  const int cells = 2048;
+  const auto placements = four_tiles(cells);
+  const render::Palette palette;
+  const Variant variants[4] = {Variant::bitpacked, Variant::naive, Variant::iterate, Variant::global};
+  for (const auto& devices : layouts) {
+    for (const bool age : {false, true}) {
+      SCOPED_TRACE("bands on GPUs " + device_list_text(devices) + (age ? ", age shading" : ""));
+      CudaEngine one(0);
+      Slots several = cuda_slots(devices);
+      several.engine->enable_splits([devices] { return std::make_unique<multi::SplitEngine>(devices); });
+      for (std::size_t i = 0; i < 4; ++i) {
+        InstanceSpec spec;
+        spec.width = cells;
+        spec.height = cells + 32;  // bands of 1056 and 1024 rows
+        spec.variant = variants[i];
+        spec.generations_per_launch = 3;
+        spec.init = RandomInit{0.3, 21 + i};
+        several.engine->add_on(spec, 0);
+        if (i > 0) several.engine->set_instance_devices(i, devices);  // instance 0 stays whole
+        gpu0();
+        one.add(spec);
+      }
+      ASSERT_TRUE(several.engine->is_split(1) && !several.engine->is_split(0));
+      gpu0();
+      render::TileRenderer one_renderer(render::find_data_dir("shaders"),
+                                        std::make_unique<interop::CudaTileFiller>(one));
+      render::TileRenderer several_renderer(
+          render::find_data_dir("shaders"),
+          std::make_unique<interop::MultiTileFiller>(*several.engine, several.cuda, 0,
+                                                     split_places_of(*several.engine)));
+      const render::DisplayOptions options{true, age};
+      // The views as four_tiles gives them for a square lattice; the split lattices are 32 rows
+      // taller, which the views' wrap covers.
+      std::vector<std::uint32_t> last;
+      int changes = 0;
+      for (int frame = 0; frame < 6; ++frame) {
+        several.engine->step(1);
+        EXPECT_EQ(several.engine->host_syncs_in_last_step(), 0u);
+        gpu0();
+        one.step(1);
+        one_renderer.update(placements, options, palette);
+        several_renderer.update(placements, options, palette);
+        for (std::size_t i = 0; i < 4; ++i) {
+          const auto want = shown_pixels(*one_renderer.tiles()[i]);
+          const auto got = shown_pixels(*several_renderer.tiles()[i]);
+          EXPECT_EQ(got, want) << "frame " << frame << ", tile " << i;
+          if (i == 1) {
+            changes += !last.empty() && got != last;
+            last = got;
+          }
+        }
+      }
+      EXPECT_GT(changes, 3) << "the split tile showed the soup evolving";
+      several.engine->finish();
     }
   }
 }

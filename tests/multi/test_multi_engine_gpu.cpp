@@ -20,6 +20,7 @@
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
 #include "multi/multi_engine.hpp"
+#include "multi/split_engine.hpp"
 #include "seen.hpp"
 #include "sim/cuda_engine.hpp"
 
@@ -59,6 +60,11 @@ MultiEngine cuda_slots(const std::vector<int>& devices, SlotEnqueue enqueue = Sl
     slots.push_back(DeviceSlot{d, std::make_unique<CudaEngine>(d), make_current});
   }
   return MultiEngine(std::move(slots), RepeatedDevicesForTests{}, enqueue);
+}
+
+/// Lets `multi` split instances into bands over `devices`, as the app does (engine_factory.cpp).
+void enable_splits(MultiEngine& multi, const std::vector<int>& devices) {
+  multi.enable_splits([devices] { return std::make_unique<SplitEngine>(devices); });
 }
 
 /// The slots each test runs on: two of device 0, and devices 0 and 1 where there are two.
@@ -140,6 +146,83 @@ TEST_F(MultiEngineGpuTest, MovesBetweenCudaSlotsKeepEveryStateExactly) {
     }
 }
 
+// Split and merged back while the others step: every variant (random rules, k), in every stream mode
+// of the slots, keeps its hash, generation and origin through the split and the merge, and every
+// other instance keeps its own; a split instance steps exactly as the CPU reference; a split that
+// does not fit (bands thinner than the variant needs) is refused and changes nothing.
+TEST_F(MultiEngineGpuTest, SplittingAndMergingKeepEveryStateExactly) {
+  for (const auto& devices : slot_layouts()) {
+    for (const StreamMode mode : kAllStreamModes) {
+      SCOPED_TRACE(std::string(stream_mode_name(mode)) + " on devices " + device_list_text(devices));
+      std::mt19937_64 rng(777 + static_cast<unsigned>(mode));
+      MultiEngine multi = cuda_slots(devices);
+      enable_splits(multi, devices);
+      multi.set_stream_mode(mode);
+      std::vector<Lattice> reference;
+      std::vector<Rule> rules;
+      for (const Variant v : kAllVariants) {
+        InstanceSpec spec;
+        spec.width = 32 * static_cast<int>(1 + rng() % 4);
+        spec.height = 128 + 32 * static_cast<int>(rng() % 5);
+        spec.rule = random_rule(rng);
+        spec.variant = v;
+        spec.generations_per_launch = 1 + static_cast<int>(rng() % 16);
+        const double density = 0.15 + 0.05 * static_cast<double>(rng() % 8);
+        const std::uint64_t seed = rng();
+        spec.init = RandomInit{density, seed};
+        multi.add(spec);
+        reference.push_back(Lattice::random(spec.width, spec.height, density, seed));
+        rules.push_back(spec.rule);
+      }
+      long long generations = 0;
+      for (std::size_t i = 0; i < multi.size(); ++i) {
+        const int g = 1 + static_cast<int>(rng() % 7);
+        multi.step(g);
+        EXPECT_EQ(multi.host_syncs_in_last_step(), 0u);
+        multi.request_summaries();
+        generations += g;
+        std::vector<Seen> before = seen_all(multi);
+        multi.set_instance_devices(i, devices);
+        ASSERT_TRUE(multi.is_split(i));
+        EXPECT_EQ(multi.instance_devices(i), devices);
+        EXPECT_EQ(seen_all(multi), before) << "after splitting instance " << i;
+        // Split, it steps with the others (its bands' threads enqueue; nothing waits).
+        multi.step(5);
+        EXPECT_EQ(multi.host_syncs_in_last_step(), 0u);
+        generations += 5;
+        before = seen_all(multi);
+        const std::size_t to = rng() % multi.slots();
+        multi.set_instance_devices(i, {devices[to]});
+        ASSERT_FALSE(multi.is_split(i));
+        EXPECT_EQ(multi.slot_of(i), to == 1 && devices[0] == devices[1] ? 0u : to);
+        EXPECT_EQ(seen_all(multi), before) << "after merging instance " << i;
+      }
+      // Split all but one, step them side by side with the one left, then compare with the CPU.
+      for (std::size_t i = 1; i < multi.size(); ++i) multi.set_instance_devices(i, devices);
+      multi.step(23);
+      generations += 23;
+      for (std::size_t i = 0; i < multi.size(); ++i) {
+        cpu_run(reference[i], rules[i], generations);
+        EXPECT_EQ(multi.status(i).generation, static_cast<std::uint64_t>(generations));
+        EXPECT_EQ(difference(multi.read(i), reference[i]), "")
+            << "instance " << i << " (" << variant_name(multi.status(i).variant) << ")";
+        EXPECT_EQ(multi.summarize(i).hash, reference[i].hash());
+      }
+      // A lattice of 32 rows cannot be cut into two bands of 32: refused, nothing changed.
+      InstanceSpec thin;
+      thin.width = 64;
+      thin.height = 32;
+      thin.init = RandomInit{0.3, 5};
+      multi.add(thin);
+      const std::size_t t = multi.size() - 1;
+      const std::vector<Seen> before = seen_all(multi);
+      EXPECT_THROW(multi.set_instance_devices(t, devices), InputError);
+      EXPECT_FALSE(multi.is_split(t));
+      EXPECT_EQ(seen_all(multi), before);
+    }
+  }
+}
+
 /// Free bytes of each device in `devices`, every device idle first.
 std::map<int, std::size_t> free_memory(const std::vector<int>& devices) {
   std::map<int, std::size_t> out;
@@ -173,13 +256,14 @@ InstanceSpec churn_soup(std::mt19937_64& rng) {
 // snapshots on every slot and removed it again, and after a first pass of the same churn, so that
 // what CUDA loads once per process (lazily loaded kernels, local memory for them) is in it; the engine
 // allocates with plain cudaMalloc and cudaFree (sim/cuda_handles.hpp), with no caching allocator between, so
-// nothing else may differ. (Splitting and merging are not part of it: MultiEngine has no split instances
-// yet.)
+// nothing else may differ. A third of the moves split the instance over every device instead (a
+// refusal, bands too thin, changes nothing); a later move merges it back.
 TEST_F(MultiEngineGpuTest, AThousandCyclesOfChurnKeepTheUntouchedInstancesAndGiveBackEveryByte) {
   for (const auto& devices : slot_layouts()) {
     SCOPED_TRACE("devices " + device_list_text(devices));
     std::mt19937_64 rng(9001);
     MultiEngine multi = cuda_slots(devices);
+    enable_splits(multi, devices);
     ASSERT_EQ(multi.enqueue(), SlotEnqueue::per_slot_threads);
     // Warm-up: every variant on every slot, stepped, summarized and snapshotted, then removed ...
     for (std::size_t slot = 0; slot < multi.slots(); ++slot)
@@ -223,12 +307,22 @@ TEST_F(MultiEngineGpuTest, AThousandCyclesOfChurnKeepTheUntouchedInstancesAndGiv
       const std::size_t untouched = 4;  // the first four: never moved, edited or removed
       std::vector<std::uint64_t> untouched_origin;
       for (std::size_t i = 0; i < untouched; ++i) untouched_origin.push_back(multi.status(i).origin);
-      int moves = 0, adds = 0, removes = 0, steps = 0;
+      int moves = 0, adds = 0, removes = 0, steps = 0, splits = 0, refused = 0;
       for (int cycle = 0; cycle < 1000; ++cycle) {
         const auto op = rng() % 10;
         if (op < 4 && multi.size() > untouched) {
           const std::size_t i = untouched + rng() % (multi.size() - untouched);
-          multi.move(i, rng() % multi.slots());
+          if (rng() % 3 == 0) {
+            // Split over every device (refused, changing nothing, when the bands would be too thin).
+            try {
+              multi.set_instance_devices(i, devices);
+              ++splits;
+            } catch (const InputError&) {
+              ++refused;
+            }
+          } else {
+            multi.move(i, rng() % multi.slots());  // merges a split instance back
+          }
           ++moves;
         } else if (op < 6 && multi.size() < 24) {
           InstanceSpec spec = churn_soup(rng);
@@ -266,6 +360,8 @@ TEST_F(MultiEngineGpuTest, AThousandCyclesOfChurnKeepTheUntouchedInstancesAndGiv
       }
       for (std::size_t i = 0; i < untouched; ++i) EXPECT_EQ(multi.status(i).origin, untouched_origin[i]) << i;
       EXPECT_GT(moves, 200);
+      EXPECT_GT(splits, 30);
+      EXPECT_GT(refused, 5);
       EXPECT_GT(adds, 50);
       EXPECT_GT(removes, 50);
       EXPECT_GT(steps, 100);
