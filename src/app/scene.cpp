@@ -226,7 +226,6 @@ void Scene::resize_all(int width, int height) {
 void Scene::set_devices(const Target& target, const std::vector<int>& devices) {
   const auto ids = targets(target);
   if (devices.empty()) throw InputError("devices: the device list is empty");
-  if (devices.size() > 1) throw InputError("devices: splitting an instance across GPUs is not available yet");
   // All or nothing: instances already moved go back where they ran when a later one is refused.
   std::vector<std::vector<int>> before;
   for (std::size_t i : ids) before.push_back(engine_.instance_devices(i));

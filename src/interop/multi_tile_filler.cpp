@@ -68,7 +68,8 @@ struct MultiTileFiller::State {
   std::vector<cudaGraphicsResource_t> resources;
   std::vector<RenderJob> jobs;
   std::vector<InstancePlace> places;
-  std::vector<std::size_t> split_tiles;  // this frame's tiles of split instances
+  std::vector<std::size_t> split_tiles;        // this frame's tiles of split instances
+  std::vector<kernels::TileView> split_views;  // their views, made before they are marked drawn
   std::vector<Slot> slots;
   std::size_t display_slot = 0;
   int display_device = 0;
@@ -219,9 +220,9 @@ void MultiTileFiller::fill_interop(render::Tiles tiles, const std::vector<view::
       multi_of(*tiles[i]).remote->place(s.array, tiles[i]->source_x, tiles[i]->source_y, stream);
   }
   // Split instances' tiles: the bands' counts summed and shaded into the atlas.
-  for (const std::size_t i : s.split_tiles) {
-    render::Tile& tile = *tiles[i];
-    kernels::TileView view = tile_view(tile, placements[i], options, palette);
+  for (std::size_t k = 0; k < s.split_tiles.size(); ++k) {
+    render::Tile& tile = *tiles[s.split_tiles[k]];
+    kernels::TileView view = s.split_views[k];
     view.surface_x = tile.source_x;
     view.surface_y = tile.source_y;
     multi_of(tile).split->shade(s.surface, view, stream);
@@ -376,9 +377,12 @@ void MultiTileFiller::count_split_tiles(render::Tiles tiles, const std::vector<v
     if (mt.split->host_staged()) s.remote_copy = remote_copy_name(RemoteCopy::host_staged);
     tile.drawn = render::Tile::Drawn::never;
   }
+  // The view before the tile counts as drawn: a tile without a last frame is not aged.
+  s.split_views.clear();
   for (const std::size_t i : s.split_tiles) {
     render::Tile& tile = *tiles[i];
-    multi_of(tile).split->count(s.places[i].bands, tile_view(tile, placements[i], options, palette));
+    s.split_views.push_back(tile_view(tile, placements[i], options, palette));
+    multi_of(tile).split->count(s.places[i].bands, s.split_views.back());
     tile.drawn = render::Tile::Drawn::device;
   }
 }

@@ -455,7 +455,9 @@ void MultiEngine::set_instance_devices(std::size_t index, const std::vector<int>
                      ": a split instance runs on every GPU of this run (" + device_list_text(all_devices()) +
                      ")");
   if (p.slot == kSplit) return;
-  if (!make_split_) throw InputError("splitting instances across GPUs is not available here");
+  if (!make_split_)
+    throw InputError("instance " + std::to_string(index) + " on GPU " + device_list_text(devices) +
+                     ": this engine cannot split an instance across GPUs");
   const auto now = counts();
   for (std::size_t s = 0; s < slots_.size(); ++s)
     if (s != p.slot && now[s] >= kPerSlot)

@@ -234,7 +234,8 @@ InstanceStatus SplitEngine::status(std::size_t index) const {
   s.height = l.height();
   s.rule = l.rule();
   s.variant = l.variant();
-  s.generations_per_launch = l.launch_depth();
+  // As CudaEngine reports it: k as asked, `iterate` as run (it may be held shallower).
+  s.generations_per_launch = l.variant() == Variant::iterate ? l.launch_depth() : l.generations_per_launch();
   s.generation = l.generation();
   s.origin = e.origin;
   s.summary = l.newest_summary();

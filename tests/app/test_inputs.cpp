@@ -404,8 +404,8 @@ TEST(InstanceLimit, IsSixtyFourPerDeviceOfTheEngine) {
 }
 
 // The panel's GPU field and the script's `devices I LIST` are one command: on an engine over two
-// devices it moves the instance keeping its hash; a device not in the run or a split is refused
-// with one line and changes nothing.
+// devices it moves the instance keeping its hash; a device not in the run, or a split on an engine
+// that cannot split (CPU slots), is refused with one line and changes nothing.
 TEST(DevicesCommand, MovesOrIsRefusedChangingNothing) {
   std::vector<multi::DeviceSlot> slots;
   for (int d = 0; d < 2; ++d) slots.push_back(multi::DeviceSlot{d, std::make_unique<CpuEngine>(1)});
@@ -428,7 +428,7 @@ TEST(DevicesCommand, MovesOrIsRefusedChangingNothing) {
     EXPECT_EQ(engine.summarize(0).hash, hash) << line;
   };
   refused("devices 0 5", "GPU 5 is not one of this run's devices (0,1)");
-  refused("devices 0 0,1", "devices: splitting an instance across GPUs is not available yet");
+  refused("devices 0 0,1", "instance 0 on GPU 0,1: this engine cannot split an instance across GPUs");
   scene.execute(cmd::Devices{Target{false, 0}, {1}});
   EXPECT_EQ(engine.instance_devices(0), std::vector<int>{1});
   EXPECT_EQ(engine.summarize(0).hash, hash);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <regex>
 #include <string>
@@ -167,6 +168,19 @@ TEST(RemoteTiles, ShowThePixelsTheOneGpuPathDrawsWhileStepping) {
   }
 }
 
+/// "" when equal, else how many pixels differ and the first of them.
+std::string pixel_difference(const std::vector<std::uint32_t>& got, const std::vector<std::uint32_t>& want) {
+  if (got.size() != want.size()) return "sizes differ";
+  std::size_t n = 0, first = 0;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (got[i] != want[i] && n++ == 0) first = i;
+  if (n == 0) return "";
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%zu of %zu pixels differ; first %zu: 0x%08x, want 0x%08x", n, got.size(),
+                first, got[first], want[first]);
+  return buf;
+}
+
 /// Places as the app's factory gives them: a split instance carries its bands.
 interop::InstancePlaces split_places_of(multi::MultiEngine& engine) {
   return [&engine](std::size_t n, std::vector<interop::InstancePlace>& out) {
@@ -238,7 +252,7 @@ TEST(RemoteTiles, SplitInstancesShowThePixelsTheOneGpuPathDraws) {
         for (std::size_t i = 0; i < 4; ++i) {
           const auto want = shown_pixels(*one_renderer.tiles()[i]);
           const auto got = shown_pixels(*several_renderer.tiles()[i]);
-          EXPECT_EQ(got, want) << "frame " << frame << ", tile " << i;
+          EXPECT_EQ(pixel_difference(got, want), "") << "frame " << frame << ", tile " << i;
           if (i == 1) {
             changes += !last.empty() && got != last;
             last = got;

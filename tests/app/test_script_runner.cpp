@@ -165,7 +165,8 @@ TEST(ScriptRunner, DevicesRefusalsExitTwoNamingTheLineAndChangeNothing) {
   scene.populate(2, "");
   std::string message;
   EXPECT_EQ(status_of(runner("step 1\ndevices 0 0,1\n"), scene, message), 2);
-  EXPECT_EQ(message, "t.script line 2: devices: splitting an instance across GPUs is not available yet");
+  EXPECT_EQ(message,
+            "t.script line 2: instance 0 on GPU 0,1: this engine cannot split an instance across GPUs");
   EXPECT_EQ(status_of(runner("devices 0 3\n"), scene, message), 2);
   EXPECT_EQ(message, "t.script line 1: GPU 3 is not one of this run's devices (0,1)");
   EXPECT_EQ(status_of(runner("devices 2 0\n"), scene, message), 2);

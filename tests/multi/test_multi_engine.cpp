@@ -246,7 +246,7 @@ TEST(MultiEngine, SplittingAndUnknownDevicesAreRefusedChangingNothing) {
   EXPECT_EQ(message_of([&] {
               multi.set_instance_devices(1, {0, 1});
             }),
-            "instance 1 on GPU 0,1: splitting an instance across GPUs is not available yet");
+            "instance 1 on GPU 0,1: this engine cannot split an instance across GPUs");
   EXPECT_EQ(message_of([&] { multi.set_instance_devices(1, {7}); }),
             "GPU 7 is not one of this run's devices (0,1)");
   EXPECT_THROW(multi.set_instance_devices(9, {0}), InputError);
