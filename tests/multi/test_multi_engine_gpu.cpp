@@ -282,6 +282,24 @@ TEST_F(MultiEngineGpuTest, AThousandCyclesOfChurnKeepTheUntouchedInstancesAndGiv
       copy.init = CopyInit{i};
       multi.add(copy);
     }
+    // ... and splits of every variant at every halo depth the churn meets (k 1..20), merged back to
+    // every slot, so that each device has loaded the kernels a split runs (windows, edges, fills).
+    for (const Variant v : kAllVariants)
+      for (const int k : {1, 8, 16, 20}) {
+        InstanceSpec spec = churn_soup(rng);
+        spec.variant = v;
+        spec.height = 128;
+        spec.generations_per_launch = k;
+        multi.add(spec);
+        const std::size_t i = multi.size() - 1;
+        multi.set_instance_devices(i, devices);
+        multi.step(k + 1);
+        (void)multi.summarize(i);
+        for (std::size_t slot = 0; slot < multi.slots(); ++slot) {
+          multi.move(i, slot);
+          multi.set_instance_devices(i, devices);
+        }
+      }
     multi.request_summaries();
     multi.request_snapshots(1u << 20);
     multi.step(20);
