@@ -17,6 +17,14 @@ void FrameFigures::add_frame(double ms, const FrameTimings& t) {
     run_.gpu_span_ms += t.gpu_span_ms;
     run_.busy_ms += t.busy_ms;
     run_.concurrency += t.concurrency;
+    for (const GpuFrameTimings& g : t.gpus) {
+      GpuFrameTimings& sum = run_.gpus[g.device];
+      sum.device = g.device;
+      sum.span_ms += g.span_ms;
+      sum.busy_ms += g.busy_ms;
+      sum.concurrency += g.concurrency;
+      ++gpu_frames_[g.device];
+    }
   }
 }
 
@@ -27,6 +35,12 @@ void FrameFigures::finish(double seconds, render::TileRenderer& renderer, Engine
     run_.gpu_span_ms /= static_cast<double>(valid_timings_);
     run_.busy_ms /= static_cast<double>(valid_timings_);
     run_.concurrency /= static_cast<double>(valid_timings_);
+  }
+  for (auto& [device, g] : run_.gpus) {
+    const double n = static_cast<double>(gpu_frames_[device]);
+    g.span_ms /= n;
+    g.busy_ms /= n;
+    g.concurrency /= n;
   }
   run_.host_syncs_per_frame = run_.frames > 0 ? syncs_total_ / static_cast<double>(run_.frames) : 0;
   measure_display(renderer, engine, scene, palette);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 
 #include "app/report.hpp"
 #include "core/engine.hpp"
@@ -60,6 +61,7 @@ class FrameFigures {
   RunFigures run_;
   RollingStats frame_stats_;
   long long valid_timings_ = 0;
+  std::map<int, long long> gpu_frames_;  // frames that timed each GPU
   double syncs_total_ = 0;
 };
 

@@ -31,22 +31,22 @@ std::string device_array(const std::vector<int>& devices) {
 std::string bytes(const std::optional<std::uint64_t>& b) { return b ? std::to_string(*b) : "null"; }
 
 /// The "gpus" array: every GPU that holds an instance or the engine's state, with its name and
-/// memory (asked now, once) and its part of the frame figures: on one GPU, the frame's own; an
-/// engine over several GPUs does not time them apart yet (null).
+/// memory (asked now, once) and its part of the frame figures (means over the frames that timed
+/// it; null for a GPU no timed frame reached).
 std::string gpus_array(const Engine& engine, const RunFigures& f) {
   std::set<int> devices;
   if (engine.cuda_device() >= 0) devices.insert(engine.cuda_device());
   for (std::size_t i = 0; i < engine.size(); ++i)
     for (const int d : engine.instance_devices(i)) devices.insert(d);
-  const bool one = devices.size() == 1;
   std::string out = "[";
   for (const int d : devices) {
     const GpuFacts facts = gpu_facts(d);
+    const auto it = f.gpus.find(d);
+    const GpuFrameTimings* g = it == f.gpus.end() ? nullptr : &it->second;
     out += (out.size() > 1 ? ",\n    " : "\n    ") + std::string("{\"index\": ") + std::to_string(d) +
-           ", \"name\": " + json_string(facts.name) +
-           ", \"span_ms\": " + (one ? num(f.gpu_span_ms) : "null") +
-           ", \"busy_ms\": " + (one ? num(f.busy_ms) : "null") +
-           ", \"concurrency\": " + (one ? num(f.concurrency) : "null") +
+           ", \"name\": " + json_string(facts.name) + ", \"span_ms\": " + (g ? num(g->span_ms) : "null") +
+           ", \"busy_ms\": " + (g ? num(g->busy_ms) : "null") +
+           ", \"concurrency\": " + (g ? num(g->concurrency) : "null") +
            ", \"memory_used_bytes\": " + bytes(facts.memory_used_bytes) +
            ", \"memory_free_bytes\": " + bytes(facts.memory_free_bytes) + "}";
   }

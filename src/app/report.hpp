@@ -1,6 +1,7 @@
 // report.hpp — the --report JSON: frame-rate figures of the run and each instance's final state.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,8 @@ struct RunFigures {
   double gpu_span_ms = 0;        // means over frames with complete timings
   double busy_ms = 0;
   double concurrency = 0;
+  /// Per GPU (FrameTimings::gpus): means of span, busy and concurrency over the frames that timed it.
+  std::map<int, GpuFrameTimings> gpus;
   double host_syncs_per_frame = 0;
   DisplayFigures display;
   UiFigures ui;

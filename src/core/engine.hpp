@@ -158,6 +158,15 @@ inline bool summary_is_old(const InstanceStatus& status) {
   return status.summary && status.summary_frames_ago > kFreshSummaryFrames;
 }
 
+/// One GPU's part of a frame's figures (FrameTimings::gpus): its streams' span, busy time and
+/// concurrency, on its own clock.
+struct GpuFrameTimings {
+  int device = -1;
+  double span_ms = 0;
+  double busy_ms = 0;
+  double concurrency = 0;
+};
+
 struct FrameTimings {
   bool valid = false;
   double gpu_span_ms = 0;  // earliest start to latest end over all streams
@@ -166,6 +175,8 @@ struct FrameTimings {
   /// gpu_span_ms of the last kTimingWindow timed frames, oldest first (left empty by
   /// frame_timings(); Engine::span_history fills it).
   std::vector<float> span_history;
+  /// Per GPU (by CUDA device, each once, in the order the engine runs them); empty for the CPU.
+  std::vector<GpuFrameTimings> gpus;
 };
 
 /// Stream mode `graph`: how often the frame graph was built (captured and instantiated) and the

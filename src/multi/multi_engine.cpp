@@ -573,7 +573,20 @@ FrameTimings MultiEngine::frame_timings() const {
     out.valid = true;
     out.gpu_span_ms = std::max(out.gpu_span_ms, t.gpu_span_ms);
     out.busy_ms += t.busy_ms;
+    // Per GPU: the children on one device (the split child's band there, test slots) merge as
+    // the whole frame does.
+    for (const GpuFrameTimings& g : t.gpus) {
+      auto it = std::find_if(out.gpus.begin(), out.gpus.end(),
+                             [&](const GpuFrameTimings& o) { return o.device == g.device; });
+      if (it == out.gpus.end()) {
+        out.gpus.push_back(g);
+      } else {
+        it->span_ms = std::max(it->span_ms, g.span_ms);
+        it->busy_ms += g.busy_ms;
+      }
+    }
   }
+  for (GpuFrameTimings& g : out.gpus) g.concurrency = g.span_ms > 0 ? g.busy_ms / g.span_ms : 0;
   out.concurrency = out.gpu_span_ms > 0 ? out.busy_ms / out.gpu_span_ms : 0;
   return out;
 }

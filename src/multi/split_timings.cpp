@@ -106,6 +106,7 @@ bool SplitTimings::read(const std::vector<BandTimings*>& instances, const std::v
       if (slot.start[b] && slot.end[b]) per_device[instances[i]->devices_[b]].push_back(Mark{i, b, 0, 0});
   }
   double span = 0, busy = 0;
+  std::vector<GpuFrameTimings> gpus;
   std::vector<TimelineBar> bars;
   std::vector<double> instance_step(instances.size(), -1);
   int row = 0;
@@ -128,12 +129,16 @@ bool SplitTimings::read(const std::vector<BandTimings*>& instances, const std::v
       last_end = std::max(last_end, m.end);
     }
     span = std::max(span, last_end - first_start);
+    double device_busy = 0;
     for (const Mark& m : marks) {
       bars.push_back(
           {m.instance, row++, TimelineBar::Kind::step, m.start - first_start, m.end - first_start});
-      busy += m.end - m.start;
+      device_busy += m.end - m.start;
       instance_step[m.instance] = std::max(instance_step[m.instance], m.end - m.start);
     }
+    busy += device_busy;
+    const double device_span = last_end - first_start;
+    gpus.push_back({d, device_span, device_busy, device_span > 0 ? device_busy / device_span : 0.0});
   }
   for (std::size_t i = 0; i < instances.size(); ++i) {
     if (instance_step[i] < 0) continue;
@@ -142,7 +147,7 @@ bool SplitTimings::read(const std::vector<BandTimings*>& instances, const std::v
   }
   if (bars.empty()) return true;
   span_ms_.add(span);
-  newest_frame_ = FrameTimings{true, span, busy, span > 0 ? busy / span : 0.0, {}};
+  newest_frame_ = FrameTimings{true, span, busy, span > 0 ? busy / span : 0.0, {}, std::move(gpus)};
   newest_timeline_ = std::move(bars);
   return true;
 }

@@ -343,7 +343,11 @@ InstanceStatus CudaEngine::status(std::size_t index) const {
   return s;
 }
 
-FrameTimings CudaEngine::frame_timings() const { return impl_->timing.newest_frame(); }
+FrameTimings CudaEngine::frame_timings() const {
+  FrameTimings t = impl_->timing.newest_frame();
+  if (t.valid) t.gpus = {GpuFrameTimings{impl_->device, t.gpu_span_ms, t.busy_ms, t.concurrency}};
+  return t;
+}
 void CudaEngine::step_history(std::size_t index, std::vector<float>& out) const {
   impl_->instances.at(index).timing.step.history(out);
 }

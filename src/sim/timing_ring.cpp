@@ -248,7 +248,7 @@ void TimingRing::publish(const InstanceList& instances, std::size_t s, std::vect
   }
   const double span = last - first;
   span_ms_.add(span);
-  newest_frame_ = FrameTimings{true, span, busy, span > 0 ? busy / span : 0.0, {}};
+  newest_frame_ = FrameTimings{true, span, busy, span > 0 ? busy / span : 0.0, {}, {}};
   newest_timeline_ = std::move(bars);
 }
 

@@ -300,6 +300,9 @@ TEST(RemoteTiles, AppOnTwoSlotsShowsWhatOneGpuShowsWithoutHostSyncs) {
   EXPECT_NE(r1.find("\"display\": {\"path\": \"interop\""), std::string::npos) << r1;
   EXPECT_NE(r2.find("\"display\": {\"path\": \"interop+peer\""), std::string::npos) << r2;
   EXPECT_NE(r2.find("\"host_syncs_per_frame\": 0,"), std::string::npos) << r2;
+  // The GPU's part of the frame figures: numbers, not null.
+  EXPECT_TRUE(std::regex_search(r2, std::regex("\"index\": 0, \"name\": \"[^\"]*\", \"span_ms\": [0-9]")))
+      << r2;
   const std::regex loop("\"loop_ms_per_tile\": ([0-9.e+-]+)");
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r2, m, loop)) << r2;

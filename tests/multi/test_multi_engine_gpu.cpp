@@ -208,6 +208,22 @@ TEST_F(MultiEngineGpuTest, SplittingAndMergingKeepEveryStateExactly) {
             << "instance " << i << " (" << variant_name(multi.status(i).variant) << ")";
         EXPECT_EQ(multi.summarize(i).hash, reference[i].hash());
       }
+      // The frame's figures per GPU: one entry per device, their busy times the frame's.
+      multi.finish();
+      for (int f = 0; f < 3; ++f) multi.step(1);
+      multi.finish();
+      const FrameTimings t = multi.frame_timings();
+      ASSERT_TRUE(t.valid);
+      const std::set<int> distinct(devices.begin(), devices.end());
+      ASSERT_EQ(t.gpus.size(), distinct.size());
+      double busy = 0;
+      for (const GpuFrameTimings& g : t.gpus) {
+        EXPECT_TRUE(distinct.count(g.device)) << g.device;
+        EXPECT_GT(g.span_ms, 0);
+        EXPECT_LE(g.span_ms, t.gpu_span_ms);
+        busy += g.busy_ms;
+      }
+      EXPECT_NEAR(busy, t.busy_ms, 1e-9 + 1e-9 * t.busy_ms);
       // A lattice of 32 rows cannot be cut into two bands of 32: refused, nothing changed.
       InstanceSpec thin;
       thin.width = 64;

@@ -111,7 +111,7 @@ TEST_F(PanelLayoutTest, HostEnqueueShowsBesideTheSpanAndSaysWhatBindsTheFrame) {
   panel_text();  // the engine's figures once, then the model as a CUDA engine's would be
   with_engine_ = false;
   model_.backend = "cuda";
-  model_.frame = FrameTimings{true, 0.5, 4.0, 8.0, {}};
+  model_.frame = FrameTimings{true, 0.5, 4.0, 8.0, {}, {}};
   model_.timeline.clear();  // no bars: the span stands for the GPU's work
   model_.host_enqueue_ms.samples = 120;
   model_.host_enqueue_ms.mean = 0.8;
@@ -133,7 +133,7 @@ TEST_F(PanelLayoutTest, HostEnqueueShowsBesideTheSpanAndSaysWhatBindsTheFrame) {
 // enqueue. Overlapping bars count once.
 TEST_F(PanelLayoutTest, TheFrameIsBoundByTheHostWhenTheGpuWorksLessThanItEnqueues) {
   model_.backend = "cuda";
-  model_.frame = FrameTimings{true, 2.6, 0.13, 0.05, {}};
+  model_.frame = FrameTimings{true, 2.6, 0.13, 0.05, {}, {}};
   model_.host_enqueue_ms.samples = 120;
   model_.host_enqueue_ms.mean = 0.24;
   using K = TimelineBar::Kind;
