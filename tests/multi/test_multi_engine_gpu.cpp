@@ -212,18 +212,18 @@ TEST_F(MultiEngineGpuTest, SplittingAndMergingKeepEveryStateExactly) {
       multi.finish();
       for (int f = 0; f < 3; ++f) multi.step(1);
       multi.finish();
-      const FrameTimings t = multi.frame_timings();
-      ASSERT_TRUE(t.valid);
+      const FrameTimings timings = multi.frame_timings();
+      ASSERT_TRUE(timings.valid);
       const std::set<int> distinct(devices.begin(), devices.end());
-      ASSERT_EQ(t.gpus.size(), distinct.size());
+      ASSERT_EQ(timings.gpus.size(), distinct.size());
       double busy = 0;
-      for (const GpuFrameTimings& g : t.gpus) {
+      for (const GpuFrameTimings& g : timings.gpus) {
         EXPECT_TRUE(distinct.count(g.device)) << g.device;
         EXPECT_GT(g.span_ms, 0);
-        EXPECT_LE(g.span_ms, t.gpu_span_ms);
+        EXPECT_LE(g.span_ms, timings.gpu_span_ms);
         busy += g.busy_ms;
       }
-      EXPECT_NEAR(busy, t.busy_ms, 1e-9 + 1e-9 * t.busy_ms);
+      EXPECT_NEAR(busy, timings.busy_ms, 1e-9 + 1e-9 * timings.busy_ms);
       // A lattice of 32 rows cannot be cut into two bands of 32: refused, nothing changed.
       InstanceSpec thin;
       thin.width = 64;
