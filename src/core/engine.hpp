@@ -208,6 +208,7 @@ struct TimelineBar {
   Kind kind = Kind::step;
   double start_ms = 0;
   double end_ms = 0;
+  int device = -1;  // the CUDA device it ran on (-1: host); the panel groups rows per GPU
 };
 
 class Engine {

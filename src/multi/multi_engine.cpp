@@ -637,6 +637,18 @@ std::vector<TimelineBar> MultiEngine::timeline() const {
     }
     row_offset += rows;
   }
+  // Rows GPU by GPU (a split instance's band rows join their GPU's), so that each GPU's rows go
+  // under one header; within a GPU, in the order above.
+  std::vector<std::pair<int, int>> keys;  // (device, row)
+  for (const TimelineBar& bar : out) keys.emplace_back(bar.device, bar.stream);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end(),
+                         [](const auto& a, const auto& b) { return a.second == b.second; }),
+             keys.end());
+  std::vector<int> row_of(static_cast<std::size_t>(row_offset), 0);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    row_of[static_cast<std::size_t>(keys[i].second)] = static_cast<int>(i);
+  for (TimelineBar& bar : out) bar.stream = row_of[static_cast<std::size_t>(bar.stream)];
   return out;
 }
 

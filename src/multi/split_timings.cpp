@@ -132,7 +132,7 @@ bool SplitTimings::read(const std::vector<BandTimings*>& instances, const std::v
     double device_busy = 0;
     for (const Mark& m : marks) {
       bars.push_back(
-          {m.instance, row++, TimelineBar::Kind::step, m.start - first_start, m.end - first_start});
+          {m.instance, row++, TimelineBar::Kind::step, m.start - first_start, m.end - first_start, d});
       device_busy += m.end - m.start;
       instance_step[m.instance] = std::max(instance_step[m.instance], m.end - m.start);
     }

@@ -353,7 +353,11 @@ void CudaEngine::step_history(std::size_t index, std::vector<float>& out) const 
 }
 void CudaEngine::span_history(std::vector<float>& out) const { impl_->timing.span_ms().history(out); }
 void CudaEngine::host_enqueue_history(std::vector<float>& out) const { impl_->host_enqueue.history(out); }
-std::vector<TimelineBar> CudaEngine::timeline() const { return impl_->timing.newest_timeline(); }
+std::vector<TimelineBar> CudaEngine::timeline() const {
+  std::vector<TimelineBar> bars = impl_->timing.newest_timeline();
+  for (TimelineBar& b : bars) b.device = impl_->device;
+  return bars;
+}
 
 bool CudaEngine::begin_display(std::size_t index) {
   Instance& inst = impl_->instances.at(index);

@@ -68,9 +68,21 @@ void TimelineRows::build(const std::vector<TimelineBar>& bars) {
     if (it != rows_.end() && it->stream == b.stream) {
       if (it->instance != instance) it->instance = -1;
     } else {
-      rows_.insert(it, Row{b.stream, instance});
+      rows_.insert(it, Row{b.stream, instance, b.device});
     }
   }
+  groups_.clear();
+  for (int r = 0; r < count(); ++r) {
+    const int d = rows_[static_cast<std::size_t>(r)].device;
+    if (groups_.empty() || groups_.back().device != d) groups_.push_back(Group{r, d});
+  }
+  if (groups_.size() < 2) groups_.clear();  // one GPU (or the host): no headers
+}
+
+int TimelineRows::line(int row) const {
+  int headers = 0;
+  for (const Group& g : groups_) headers += g.first_row <= row ? 1 : 0;
+  return row + headers;
 }
 
 int TimelineRows::row_of(int stream) const {
@@ -97,7 +109,7 @@ int bar_at(const std::vector<TimelineBar>& bars, const TimelineRows& rows, const
            float y) {
   for (std::size_t i = bars.size(); i-- > 0;) {
     const int row = rows.row_of(bars[i].stream);
-    if (row >= 0 && g.bar_rect(bars[i], row).contains(x, y)) return static_cast<int>(i);
+    if (row >= 0 && g.bar_rect(bars[i], rows.line(row)).contains(x, y)) return static_cast<int>(i);
   }
   return -1;
 }
@@ -138,6 +150,7 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
   }
   rows_.build(bars);
   const int nrows = rows_.count();
+  const int nlines = rows_.lines();
 
   const float label_w = ImGui::CalcTextSize("#00").x + style.ItemInnerSpacing.x;
   const float full_w = ImGui::GetContentRegionAvail().x;
@@ -147,11 +160,11 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
   g.x0 = origin.x + label_w;
   g.y0 = origin.y + 2 * scale;
   g.width = std::max(10.f, full_w - label_w - 4 * scale);
-  g.row_height = timeline_row_height(nrows, 200 * scale, 3 * scale, line);
+  g.row_height = timeline_row_height(nlines, 200 * scale, 3 * scale, line);
   g.row_gap = g.row_height >= 8 * scale ? 2 * scale : 1;
   g.min_bar_width = std::max(1.f, scale);
   g.axis = timeline_axis(span, std::max(2, static_cast<int>(g.width / (60 * scale))));
-  const float plot_h = g.height(nrows);
+  const float plot_h = g.height(nlines);
   const float total_h = plot_h + 4 * scale + line + 2 * scale;
 
   ImGui::InvisibleButton("##timeline", ImVec2(full_w, total_h));
@@ -162,8 +175,20 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
                     colour::plot_bg, 3 * scale);
   // Row backgrounds and labels; labels thin out when rows are shorter than the text.
   const int label_every = std::max(1, static_cast<int>(std::ceil(line / (g.row_height + g.row_gap))));
+  for (const TimelineRows::Group& group : rows_.groups()) {
+    // A GPU's header: a rule across the plot and its name, on the line above its rows.
+    const float y = g.row_y(rows_.line(group.first_row) - 1);
+    dl->AddLine(ImVec2(g.x0, y), ImVec2(g.x0 + g.width, y), colour::plot_grid, std::max(1.f, scale));
+    char header[24];
+    if (group.device >= 0)
+      std::snprintf(header, sizeof header, "GPU %d", group.device);
+    else
+      std::snprintf(header, sizeof header, "host");
+    dl->AddText(ImVec2(g.x0 + 3 * scale, y + std::min(0.f, (g.row_height - line) * 0.5f)),
+                ImGui::GetColorU32(ImGuiCol_Text), header);
+  }
   for (int r = 0; r < nrows; ++r) {
-    const float y = g.row_y(r);
+    const float y = g.row_y(rows_.line(r));
     if (r % 2 == 1)
       dl->AddRectFilled(ImVec2(g.x0, y), ImVec2(g.x0 + g.width, y + g.row_height), colour::plot_row);
     if (r % label_every == 0) {
@@ -199,7 +224,7 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
   // Bars.
   const float rounding = g.row_height >= 6 * scale ? 2 * scale : 0;
   for (const TimelineBar& b : bars) {
-    const Rect r = g.bar_rect(b, rows_.row_of(b.stream));
+    const Rect r = g.bar_rect(b, rows_.line(rows_.row_of(b.stream)));
     dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), kind_colour(b.kind), rounding);
     // Name the instance inside bars wide and tall enough for it (shared mode puts all on one row).
     if (b.kind == TimelineBar::Kind::step && g.row_height >= line && r.x1 - r.x0 > 4 * line) {
@@ -215,7 +240,7 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
   const int hit = bar_at(bars, rows_, g, mouse.x, mouse.y);
   if (hit < 0) return;
   const TimelineBar& b = bars[static_cast<std::size_t>(hit)];
-  const Rect r = g.bar_rect(b, rows_.row_of(b.stream));
+  const Rect r = g.bar_rect(b, rows_.line(rows_.row_of(b.stream)));
   dl->AddRect(ImVec2(r.x0 - 1, r.y0 - 1), ImVec2(r.x1 + 1, r.y1 + 1), IM_COL32(255, 255, 255, 220), rounding,
               0, std::max(1.f, scale));
   const std::string_view variant =
@@ -229,7 +254,10 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
   ImGui::Text("start     %s ms", format_ms(b.start_ms, s0, sizeof s0));
   ImGui::Text("end       %s ms", format_ms(b.end_ms, s1, sizeof s1));
   ImGui::Text("duration  %s ms", format_ms(b.end_ms - b.start_ms, d, sizeof d));
-  ImGui::TextDisabled("stream row %d, from the frame's first start", b.stream);
+  if (b.device >= 0)
+    ImGui::TextDisabled("GPU %d, stream row %d, from that GPU's first start", b.device, b.stream);
+  else
+    ImGui::TextDisabled("stream row %d, from the frame's first start", b.stream);
   ImGui::EndTooltip();
 }
 

@@ -20,11 +20,23 @@ struct TimelineAxis {
 TimelineAxis timeline_axis(double span_ms, int max_ticks);
 
 /// The streams that appear in a frame's bars, in ascending stream number: row r shows stream
-/// stream(r). Rebuilding reuses the storage.
+/// stream(r). When the bars come from more than one GPU (TimelineBar::device), a header line goes
+/// before each GPU's rows (engines over several GPUs number their rows GPU by GPU): row r is then
+/// drawn at line(r), and there are lines() lines in all. Rebuilding reuses the storage.
 class TimelineRows {
  public:
   void build(const std::vector<TimelineBar>& bars);
   int count() const { return static_cast<int>(rows_.size()); }
+  /// Rows plus GPU header lines.
+  int lines() const { return count() + static_cast<int>(groups_.size()); }
+  /// The line row r is drawn on (after the headers of its GPU and the GPUs before it).
+  int line(int row) const;
+  struct Group {
+    int first_row;  // the first row of this GPU's group
+    int device;
+  };
+  /// One per GPU when there are several (each header on line(first_row) - 1); else none.
+  const std::vector<Group>& groups() const { return groups_; }
   /// The row of a stream, or -1 if no bar is on it.
   int row_of(int stream) const;
   int stream(int row) const { return rows_[static_cast<std::size_t>(row)].stream; }
@@ -35,8 +47,10 @@ class TimelineRows {
   struct Row {
     int stream;
     int instance;  // -1: several
+    int device;    // of the row's first bar
   };
   std::vector<Row> rows_;
+  std::vector<Group> groups_;
 };
 
 struct Rect {

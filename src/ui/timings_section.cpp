@@ -2,6 +2,7 @@
 #include "ui/timings_section.hpp"
 
 #include <imgui.h>
+#include <cstdio>
 
 #include <algorithm>
 #include <cinttypes>
@@ -196,6 +197,18 @@ void draw_totals(const PanelModel& model) {
                                              : ImGui::GetColorU32(ImGuiCol_Text));
     ImGui::TextUnformatted(model.display_path.c_str());
     ImGui::PopStyleColor();
+  }
+  // Several GPUs: each one's part of the frame (its own clock): span, busy, concurrency.
+  if (frame.valid && frame.gpus.size() > 1) {
+    for (const GpuFrameTimings& g : frame.gpus) {
+      char label[16], s0[32], s1[32];
+      std::snprintf(label, sizeof label, "GPU %d", g.device);
+      total_label(label,
+                  "This GPU's part of the frame, on its own clock: span, busy (its streams' work) and "
+                  "concurrency (busy / span)");
+      ImGui::Text("%s / %s ms  %.2f\xC3\x97", format_ms(g.span_ms, s0, sizeof s0),
+                  format_ms(g.busy_ms, s1, sizeof s1), g.concurrency);
+    }
   }
   ImGui::EndTable();
 }

@@ -156,6 +156,42 @@ TEST(Timeline, RowsAreTheStreamsInAscendingOrder) {
   EXPECT_EQ(rows.only_instance(2), -1);  // stream 9 is shared by instances 4 and 6
 }
 
+// Bars of two GPUs (rows numbered GPU by GPU, as MultiEngine gives them): a header line before each
+// GPU's rows, bars drawn and hit-tested on their row's line; bars of one GPU get no header.
+TEST(Timeline, RowsOfSeveralGpusGoUnderAHeaderPerGpu) {
+  using K = TimelineBar::Kind;
+  const std::vector<TimelineBar> bars = {{0, 0, K::step, 0, 1, 0},
+                                         {2, 1, K::step, 0, 1, 0},
+                                         {1, 2, K::step, 0, 1, 1},
+                                         {3, 3, K::step, 0.5, 1, 1}};
+  TimelineRows rows;
+  rows.build(bars);
+  ASSERT_EQ(rows.count(), 4);
+  ASSERT_EQ(rows.lines(), 6);
+  ASSERT_EQ(rows.groups().size(), 2u);
+  EXPECT_EQ(rows.groups()[0].device, 0);
+  EXPECT_EQ(rows.groups()[1].device, 1);
+  EXPECT_EQ(rows.groups()[1].first_row, 2);
+  EXPECT_EQ(rows.line(0), 1);  // under GPU 0's header
+  EXPECT_EQ(rows.line(1), 2);
+  EXPECT_EQ(rows.line(2), 4);  // under GPU 1's header on line 3
+  EXPECT_EQ(rows.line(3), 5);
+  TimelineGeometry g;
+  g.x0 = 0;
+  g.y0 = 0;
+  g.width = 100;
+  g.row_height = 10;
+  g.row_gap = 0;
+  g.axis = timeline_axis(1.0, 5);
+  EXPECT_EQ(bar_at(bars, rows, g, 75, 55), 3);   // row 3 is drawn on line 5
+  EXPECT_EQ(bar_at(bars, rows, g, 75, 35), -1);  // line 3 is GPU 1's header
+  const std::vector<TimelineBar> one_gpu = {{0, 0, K::step, 0, 1, 4}, {1, 1, K::step, 0, 1, 4}};
+  rows.build(one_gpu);
+  EXPECT_EQ(rows.lines(), 2);
+  EXPECT_TRUE(rows.groups().empty());
+  EXPECT_EQ(rows.line(1), 1);
+}
+
 TEST(Timeline, BarsArePlacedInTimeAndHitTestedWhereDrawn) {
   using K = TimelineBar::Kind;
   const std::vector<TimelineBar> bars = {
