@@ -18,7 +18,6 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "core/spin_wait.hpp"
 #include "cuda_check.hpp"
 #include "sim/cuda_handles.hpp"
 
@@ -34,11 +33,6 @@ void PhaseBarrier::arrive_and_wait() {
     arrived_.notify_all();
     return;
   }
-  // The other bands' threads arrive within microseconds of each other in a step: spin for them
-  // before sleeping (core/spin_wait.hpp); the wait below decides.
-  lock.unlock();
-  spin_until([&] { return phase_.load() != phase || aborted_.load(); });
-  lock.lock();
   arrived_.wait(lock, [&] { return phase_ != phase || aborted_; });
   if (phase_ == phase) throw DeviceError("halo exchange stopped: another band's thread failed");
 }

@@ -4,7 +4,6 @@
 // GPUs have no peer access (still asynchronous); a plain device copy between bands of one GPU.
 #pragma once
 
-#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <memory>
@@ -28,9 +27,8 @@ class PhaseBarrier {
   std::condition_variable arrived_;
   int parties_;
   int waiting_ = 0;
-  // Written under the mutex; atomic so that a waiter can spin on them before it blocks.
-  std::atomic<unsigned long long> phase_{0};
-  std::atomic<bool> aborted_{false};
+  unsigned long long phase_ = 0;
+  bool aborted_ = false;
 };
 
 /// How a pair of bands copies: on one GPU, peer to peer, or staged through pinned host memory.

@@ -1,13 +1,10 @@
 // slot_threads.cpp — the per-slot host threads (slot_threads.hpp).
 #include "multi/slot_threads.hpp"
 
-#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <exception>
 #include <mutex>
-
-#include "core/spin_wait.hpp"
 
 namespace ls::multi {
 
@@ -17,10 +14,6 @@ struct SlotThreads::Worker {
   std::condition_variable done;
   std::deque<std::function<void()>> jobs;
   int running = 0;  // jobs taken but not finished
-  // Jobs handed out and not finished, and the stop request, readable without the mutex: the spins
-  // before blocking look at them (core/spin_wait.hpp); the mutex still guards every decision.
-  std::atomic<int> outstanding{0};
-  std::atomic<bool> stopping{false};
   bool stop = false;
   std::exception_ptr failure;
   std::thread thread;
@@ -36,8 +29,6 @@ struct SlotThreads::Worker {
     }
     for (;;) {
       std::function<void()> job;
-      // The next job usually follows within a frame's hand-out: catch it without sleeping.
-      spin_until([&] { return outstanding.load(std::memory_order_acquire) > 0 || stopping.load(); });
       {
         std::unique_lock lock(mutex);
         wake.wait(lock, [&] { return stop || !jobs.empty(); });
@@ -57,7 +48,6 @@ struct SlotThreads::Worker {
       std::lock_guard lock(mutex);
       if (error && !failure) failure = error;
       --running;
-      outstanding.fetch_sub(1, std::memory_order_release);
       done.notify_all();
     }
   }
@@ -86,7 +76,6 @@ void SlotThreads::stop_all() noexcept {
     {
       std::lock_guard lock(w->mutex);
       w->stop = true;
-      w->stopping = true;
     }
     w->wake.notify_all();
   }
@@ -102,13 +91,11 @@ void SlotThreads::run_on_all(const std::function<void(int slot)>& job) {
     {
       std::lock_guard lock(w.mutex);
       w.jobs.emplace_back([&job, i] { job(static_cast<int>(i)); });
-      w.outstanding.fetch_add(1, std::memory_order_release);
     }
     w.wake.notify_all();
   }
   std::exception_ptr first;
   for (auto& w : workers_) {
-    spin_until([&] { return w->outstanding.load(std::memory_order_acquire) == 0; });
     std::unique_lock lock(w->mutex);
     w->done.wait(lock, [&] { return w->jobs.empty() && w->running == 0; });
     if (w->failure && !first) first = w->failure;
