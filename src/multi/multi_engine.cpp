@@ -664,6 +664,7 @@ void MultiEngine::end_display(std::size_t index) {
 
 void MultiEngine::request_snapshots(std::uint64_t max_cells) {
   on_every_slot([max_cells](Engine& engine, std::size_t) { engine.request_snapshots(max_cells); });
+  if (split_ && split_->size() > 0) split_->request_snapshots(max_cells);
 }
 
 std::vector<HostSnapshot> MultiEngine::snapshots() const {
@@ -678,6 +679,18 @@ std::vector<HostSnapshot> MultiEngine::snapshots() const {
     for (HostSnapshot& snap : slots_[s].engine->snapshots()) {
       if (snap.instance >= global[s].size()) continue;
       snap.instance = global[s][snap.instance];
+      out.push_back(std::move(snap));
+    }
+  }
+  if (split_) {
+    // The split child's, renumbered to global indices (host memory and event queries only).
+    std::vector<std::size_t> split_global(split_->size(), places_.size());
+    for (std::size_t i = 0; i < places_.size(); ++i)
+      if (places_[i].slot == kSplit && places_[i].local < split_global.size())
+        split_global[places_[i].local] = i;
+    for (HostSnapshot& snap : split_->snapshots()) {
+      if (snap.instance >= split_global.size() || split_global[snap.instance] == places_.size()) continue;
+      snap.instance = split_global[snap.instance];
       out.push_back(std::move(snap));
     }
   }

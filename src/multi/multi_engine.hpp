@@ -49,8 +49,7 @@
 // (through host memory, as move()). A split instance counts as one instance on each GPU towards
 // kMaxInstancesPerDevice. The split child steps after the slots in step() (its band threads
 // enqueue; nothing waits for a GPU), its timeline rows come after the slots', its frame figures
-// join theirs. It keeps no recovery snapshots (a lattice split because it is too large for one
-// GPU is too large for host snapshots too): snapshots() leaves split instances out.
+// join theirs; its recovery snapshots join the others' in snapshots().
 //
 // What this does not do yet: moving state device to device without passing through host memory
 // (move() reads the lattice to the host and uploads it to the target). A moved instance starts a

@@ -250,6 +250,25 @@ InstanceStatus SplitEngine::status(std::size_t index) const {
   return s;
 }
 
+void SplitEngine::request_snapshots(std::uint64_t max_cells) {
+  for (auto& e : instances_) {
+    const SplitLattice& l = *e->lattice;
+    if (static_cast<std::uint64_t>(l.width()) * static_cast<std::uint64_t>(l.height()) <= max_cells)
+      e->lattice->request_snapshot();
+  }
+}
+
+std::vector<HostSnapshot> SplitEngine::snapshots() const {
+  std::vector<HostSnapshot> out;
+  for (std::size_t i = 0; i < instances_.size(); ++i) {
+    std::optional<HostSnapshot> snap = instances_[i]->lattice->newest_snapshot();
+    if (!snap) continue;
+    snap->instance = i;
+    out.push_back(std::move(*snap));
+  }
+  return out;
+}
+
 Lattice SplitEngine::read(std::size_t index) { return at(index).lattice->read(); }
 
 StateSummary SplitEngine::summarize(std::size_t index) { return at(index).lattice->summarize(); }

@@ -9,8 +9,10 @@
 // Summaries are paced by their cost (core/summary_pacing.hpp), as the one-GPU engine's: a lattice
 // split because it is huge would otherwise spend its frames hashing itself.
 //
-// What it does not do yet: display brackets (begin_display() is false), summary bars, and recovery
-// snapshots (request_snapshots() keeps none).
+// Recovery snapshots as the one-GPU engine's: lattices of at most the asked cells, copied to pinned
+// host memory band by band, never waited for.
+//
+// What it does not do yet: display brackets (begin_display() is false) and summary bars.
 #pragma once
 
 #include <memory>
@@ -72,8 +74,9 @@ class SplitEngine final : public Engine {
   bool begin_display(std::size_t) override { return false; }
   void end_display(std::size_t) override {}
 
-  void request_snapshots(std::uint64_t) override {}
-  std::vector<HostSnapshot> snapshots() const override { return {}; }
+  /// A host snapshot of every instance of at most `max_cells` cells (SplitLattice::request_snapshot).
+  void request_snapshots(std::uint64_t max_cells) override;
+  std::vector<HostSnapshot> snapshots() const override;
 
   Lattice read(std::size_t index) override;
   StateSummary summarize(std::size_t index) override;

@@ -43,6 +43,9 @@ struct SplitLattice::BandState {
   std::array<std::byte*, 2> top{};
   std::array<std::byte*, 2> bottom{};
   cuda::Event launch_start{cuda::Event::Create{}, false};
+  // Host snapshots: the bit-layout copy of the own rows (other layouts), and the copy's end.
+  cuda::DeviceBuffer snap_staging;
+  cuda::Event snap_done{cuda::Event::Create{}, false};
   cuda::Event edges_done{cuda::Event::Create{}, false};
 
   std::byte* own_rows(std::size_t row_bytes, int halo) const {
@@ -419,6 +422,66 @@ std::optional<StateSummary> SplitLattice::newest_summary() {
   }
   newest_ = sum;
   return newest_;
+}
+
+void SplitLattice::request_snapshot() {
+  if (partial_) return;
+  poll_snapshot();
+  if (snap_in_flight_ >= 0) return;  // one at a time: the newest stays readable meanwhile
+  const int slot = snap_newest_ == 0 ? 1 : 0;
+  const Layout layout = sim::layout_of(variant_);
+  const std::size_t words_per_row = static_cast<std::size_t>((width_ + 31) / 32);
+  const std::size_t row_bits = words_per_row * sizeof(std::uint32_t);
+  if (!snap_host_[static_cast<std::size_t>(slot)])
+    snap_host_[static_cast<std::size_t>(slot)] =
+        cuda::PinnedBuffer(row_bits * static_cast<std::size_t>(height_));
+  std::byte* host = snap_host_[static_cast<std::size_t>(slot)].as<std::byte>();
+  run([&](int, BandState& s) {
+    const std::size_t bytes = row_bits * static_cast<std::size_t>(s.band.rows);
+    const void* src = s.own_rows(row_bytes_of(layout, width_), halo_);
+    if (layout != Layout::bit_cells) {
+      if (!s.snap_staging) s.snap_staging = cuda::DeviceBuffer(bytes);
+      kernels::launch_convert(layout, src, Layout::bit_cells, s.snap_staging.get(), width_, s.band.rows,
+                              s.stream.get());
+      src = s.snap_staging.get();
+    }
+    CUDA_CHECK(cudaMemcpyAsync(host + row_bits * static_cast<std::size_t>(s.band.first_row), src, bytes,
+                               cudaMemcpyDeviceToHost, s.stream.get()));
+    s.snap_done.record(s.stream.get());
+  });
+  snap_in_flight_ = slot;
+  snap_generation_[static_cast<std::size_t>(slot)] = generation_;
+  snap_rule_[static_cast<std::size_t>(slot)] = rule_;
+}
+
+void SplitLattice::poll_snapshot() const noexcept {
+  if (snap_in_flight_ < 0) return;
+  for (const auto& s : state_)
+    if (cudaEventQuery(s->snap_done.get()) != cudaSuccess) {
+      cudaGetLastError();  // not ready, or the device failed: this copy does not count (yet)
+      return;
+    }
+  snap_newest_ = snap_in_flight_;
+  snap_in_flight_ = -1;
+}
+
+std::optional<HostSnapshot> SplitLattice::newest_snapshot() const noexcept {
+  try {
+    poll_snapshot();
+    if (snap_newest_ < 0) return std::nullopt;
+    const auto slot = static_cast<std::size_t>(snap_newest_);
+    HostSnapshot snap;
+    snap.instance = 0;
+    snap.generation = snap_generation_[slot];
+    snap.rule = snap_rule_[slot];
+    snap.cells = Lattice(width_, height_);
+    const std::size_t bytes = static_cast<std::size_t>(snap.cells.words_per_row()) * sizeof(std::uint32_t) *
+                              static_cast<std::size_t>(height_);
+    std::memcpy(snap.cells.row(0), snap_host_[slot].get(), bytes);
+    return snap;
+  } catch (...) {
+    return std::nullopt;  // no host memory for the copy: no snapshot, as after a failed device
+  }
 }
 
 std::optional<double> SplitLattice::take_summary_ms() { return std::exchange(summary_ms_, std::nullopt); }

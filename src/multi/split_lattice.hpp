@@ -18,6 +18,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -29,6 +30,7 @@
 #include "multi/band_view.hpp"
 #include "multi/device_workers.hpp"
 #include "multi/halo_exchange.hpp"
+#include "sim/cuda_handles.hpp"
 
 namespace ls::multi {
 
@@ -100,6 +102,14 @@ class SplitLattice {
   /// newest_summary() first reads a finished one, cleared by this call (summary pacing).
   std::optional<double> take_summary_ms();
 
+  /// Starts a host snapshot of the whole lattice (its rows in the bit layout, each band's copied
+  /// on its stream into one of two pinned buffers) unless one is in flight; never waits but for
+  /// the first allocation of a pinned buffer. Not for a ProcessShare (it holds part of the lattice).
+  void request_snapshot();
+  /// The newest finished snapshot (instance 0: the engine renumbers it); host memory and event
+  /// queries only, never throws: after a device failure the copy in flight does not count.
+  std::optional<HostSnapshot> newest_snapshot() const noexcept;
+
   /// Blocking calls made by the last step() (0: step only enqueues).
   std::uint64_t host_syncs_in_last_step() const { return 0; }
   /// Blocking calls made so far (summarize, read).
@@ -133,6 +143,13 @@ class SplitLattice {
   std::uint64_t summary_generation_ = 0;
   std::optional<StateSummary> newest_;
   std::optional<double> summary_ms_;
+  // Host snapshots (request_snapshot): two pinned buffers, the one being filled and the newest.
+  std::array<cuda::PinnedBuffer, 2> snap_host_;
+  mutable int snap_in_flight_ = -1;
+  mutable int snap_newest_ = -1;
+  std::array<std::uint64_t, 2> snap_generation_{};
+  std::array<Rule, 2> snap_rule_{};
+  void poll_snapshot() const noexcept;
   bool requested_seen_ = true;  // newest_summary() has read the newest request's result
   std::vector<std::unique_ptr<BandState>> state_;
   std::unique_ptr<HaloExchange> exchange_;

@@ -10,6 +10,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <random>
@@ -207,6 +208,20 @@ TEST_F(MultiEngineGpuTest, SplittingAndMergingKeepEveryStateExactly) {
         EXPECT_EQ(difference(multi.read(i), reference[i]), "")
             << "instance " << i << " (" << variant_name(multi.status(i).variant) << ")";
         EXPECT_EQ(multi.summarize(i).hash, reference[i].hash());
+      }
+      // Recovery snapshots of the split instances, as of the one left whole: host copies of the
+      // exact state, never waited for (finish() lets them land).
+      multi.request_snapshots(std::uint64_t{1} << 30);
+      multi.finish();
+      const std::vector<HostSnapshot> snaps = multi.snapshots();
+      for (std::size_t i = 0; i < multi.size(); ++i) {
+        const auto it =
+            std::find_if(snaps.begin(), snaps.end(), [&](const HostSnapshot& h) { return h.instance == i; });
+        ASSERT_NE(it, snaps.end()) << "no snapshot of instance " << i
+                                   << (multi.is_split(i) ? " (split)" : "");
+        EXPECT_EQ(it->generation, static_cast<std::uint64_t>(generations)) << i;
+        EXPECT_EQ(it->rule, rules[i]) << i;
+        EXPECT_EQ(difference(it->cells, reference[i]), "") << "snapshot of instance " << i;
       }
       // The frame's figures per GPU: one entry per device, their busy times the frame's.
       multi.finish();
