@@ -48,6 +48,10 @@ class HaloExchange {
   virtual void exchange(int band, int buffer, int rows) = 0;
   /// Whether exchange_edges() is there (every band then has edge buffers and an edge stream).
   virtual bool sends_edges() const { return false; }
+  /// Edges first: as before_write(), but the band's edge stream waits (its neighbours read only
+  /// its edge buffers, which that stream writes), so that the band's own stream never waits for
+  /// another GPU.
+  virtual void before_write_edges(int band, int buffer) { before_write(band, buffer); }
   /// As exchange(), but each band's rows come from its edge buffers of parity `buffer`, and the
   /// copies into the halos of buffers[buffer] run on the band's edge stream, ordered after what it
   /// enqueued there last, so they travel while the band's interior is stepped on its stream.

@@ -9,8 +9,10 @@
 // phase t + 1 and is re-recorded only after the barrier of phase t + 2, which the waiting thread
 // has not crossed yet: every wait sees exactly the record it means. No call blocks on a device.
 // exchange_edges() is the same on the band's edge stream, from the neighbours' edge buffers of
-// parity X; the band's edge stream starts each launch behind its stream (split_lattice.cpp), so
-// before_write(X) orders the edge buffers' rewrite too.
+// parity X; there before_write_edges(X) makes the edge stream, which rewrites those buffers, wait
+// for the neighbours' `pulled[X]`, and the band's own stream waits for no other GPU (a plain
+// exchange after an edit read the buffers themselves: the next launch into that parity also calls
+// before_write(X), split_lattice.cpp).
 #include "multi/peer_exchange.hpp"
 
 #include <algorithm>
@@ -131,6 +133,13 @@ void PeerExchange::before_write(int band, int buffer) {
 }
 
 void PeerExchange::exchange(int band, int buffer, int rows) { pull(band, buffer, rows, false); }
+
+void PeerExchange::before_write_edges(int band, int buffer) {
+  const int n = static_cast<int>(bands_.size());
+  const cudaStream_t stream = bands_[static_cast<std::size_t>(band)].edge_stream;
+  for (const int nb : {(band + n - 1) % n, (band + 1) % n})
+    CUDA_CHECK(cudaStreamWaitEvent(stream, events_[static_cast<std::size_t>(nb)]->pulled[buffer].get(), 0));
+}
 
 void PeerExchange::exchange_edges(int band, int buffer, int rows) {
   if (!edges_) throw DeviceError("halo exchange: a band has no edge buffers");

@@ -47,6 +47,7 @@ class PeerExchange final : public HaloExchange {
   /// When every band has edge buffers and an edge stream.
   bool sends_edges() const override { return edges_; }
   void exchange_edges(int band, int buffer, int rows) override;
+  void before_write_edges(int band, int buffer) override;
   void abort() noexcept override;
 
   /// The path from band `from` to band `to`'s halo (tests and the bench say which ran).

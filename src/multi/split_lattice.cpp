@@ -36,6 +36,9 @@ struct SplitLattice::BandState {
   cuda::Event summary_start{cuda::Event::Create{}};  // timed: the summary's GPU time paces them
   cuda::Event summary_done{cuda::Event::Create{}};
   int front = 0;  // the buffer holding the current generation
+  // Edges first: a plain exchange (after an edit) read the neighbours' buffers of this parity, so
+  // the next launch into it makes the band's stream wait for them too (PeerExchange::before_write).
+  std::array<bool, 2> plain_read{};
   // Edges first: the edge stream, its edge buffers (per parity: top window, bottom window, in
   // `edges`), and the events that tie the two streams of a launch together.
   cuda::Stream edge_stream;
@@ -312,8 +315,13 @@ void SplitLattice::enqueue_launch_edges_first(BandState& s, int band, int genera
   const cudaStream_t edge = s.edge_stream.get();
   // The edge stream starts behind everything the band's stream holds (the last launch's edge rows
   // copied in, before_write's waits for the neighbours).
+  if (s.plain_read[out]) {
+    exchange_->before_write(band, static_cast<int>(out));
+    s.plain_read[out] = false;
+  }
   s.launch_start.record(main);
   CUDA_CHECK(cudaStreamWaitEvent(edge, s.launch_start.get(), 0));
+  exchange_->before_write_edges(band, static_cast<int>(out));
   launch_window(s.buffers[in], s.top[out], window_, generations, edge);
   launch_window(at(s.buffers[in], 2 * halo_ + rows - window_), s.bottom[out], window_, generations, edge);
   exchange_->exchange_edges(band, static_cast<int>(out), per_exchange);
@@ -336,15 +344,18 @@ void SplitLattice::step(int generations, const BandHook& before, const BandHook&
   run([&](int band, BandState& s) {
     if (before) before(band, s.stream.get());
     // After a fill or an edit: the halos next to the own rows, before the first launch reads them.
-    if (refresh) exchange_->exchange(band, s.front, per_exchange);
+    if (refresh) {
+      exchange_->exchange(band, s.front, per_exchange);
+      s.plain_read[static_cast<std::size_t>(s.front)] = true;
+    }
     for (int left = generations; left > 0;) {
       const int g = std::min(per_exchange, left);
-      exchange_->before_write(band, 1 - s.front);
       // Always per_exchange rows exchanged: the next launch may run the full depth.
       if (edges_first_) {
         enqueue_launch_edges_first(s, band, g, per_exchange);
         s.front = 1 - s.front;
       } else {
+        exchange_->before_write(band, 1 - s.front);
         enqueue_launch(s, g);
         s.front = 1 - s.front;
         exchange_->exchange(band, s.front, per_exchange);
