@@ -70,6 +70,9 @@ int edge_window_rows(int halo, int depth) { return (halo + 2 * depth + kBandRowG
 /// the second buffer (buffer sizes are multiples of 128 bytes: the edge buffers stay aligned).
 constexpr std::size_t kEdgeAlign = 256;
 
+/// The largest pitch handed to cudaMemcpy2DAsync (devices report 2^31 - 1; kept below it).
+constexpr std::size_t kMaxCopyPitch = std::size_t{1} << 30;
+
 bool whole_buffer_forced() {
   const char* v = std::getenv("LIFESTREAMS_SPLIT_WHOLE_BUFFER");
   return v && std::strcmp(v, "1") == 0;
@@ -329,12 +332,23 @@ void SplitLattice::enqueue_launch_edges_first(BandState& s, int band, int genera
   // The interior, own rows only (exact in [g, rows - g)); the halos of `out` are the exchange's.
   launch_window(at(s.buffers[in], halo_), at(s.buffers[out], halo_), rows, generations, main);
   CUDA_CHECK(cudaStreamWaitEvent(main, s.edges_done.get(), 0));
+  // Both edges in one copy (one operation less on the band's stream per launch): two "rows" of
+  // per_exchange lattice rows each, from the top and bottom edge buffers to the first and last
+  // own rows.
+  const std::byte* top_src = at(s.top[out], halo_);
+  const std::byte* bottom_src = at(s.bottom[out], window_ - halo_ - per_exchange);
+  std::byte* top_dst = at(s.buffers[out], halo_);
+  std::byte* bottom_dst = at(s.buffers[out], halo_ + rows - per_exchange);
   const std::size_t edge_bytes = row_bytes * static_cast<std::size_t>(per_exchange);
-  CUDA_CHECK(cudaMemcpyAsync(at(s.buffers[out], halo_), at(s.top[out], halo_), edge_bytes,
-                             cudaMemcpyDeviceToDevice, main));
-  CUDA_CHECK(cudaMemcpyAsync(at(s.buffers[out], halo_ + rows - per_exchange),
-                             at(s.bottom[out], window_ - halo_ - per_exchange), edge_bytes,
-                             cudaMemcpyDeviceToDevice, main));
+  const auto dst_pitch = static_cast<std::size_t>(bottom_dst - top_dst);
+  const auto src_pitch = static_cast<std::size_t>(bottom_src - top_src);
+  if (std::max(dst_pitch, src_pitch) <= kMaxCopyPitch) {
+    CUDA_CHECK(cudaMemcpy2DAsync(top_dst, dst_pitch, top_src, src_pitch, edge_bytes, 2,
+                                 cudaMemcpyDeviceToDevice, main));
+  } else {  // huge bands: pitches past what a 2D copy takes
+    CUDA_CHECK(cudaMemcpyAsync(top_dst, top_src, edge_bytes, cudaMemcpyDeviceToDevice, main));
+    CUDA_CHECK(cudaMemcpyAsync(bottom_dst, bottom_src, edge_bytes, cudaMemcpyDeviceToDevice, main));
+  }
 }
 
 void SplitLattice::step(int generations, const BandHook& before, const BandHook& after) {
