@@ -7,6 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstddef>
 #include <utility>
 
@@ -98,6 +99,7 @@ class DeviceBuffer {
   /// Allocates `bytes` (throws DeviceError, e.g. cudaErrorMemoryAllocation, on failure).
   explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
     if (bytes > 0) CUDA_CHECK(cudaMalloc(&ptr_, bytes));
+    if (ptr_) live_.fetch_add(bytes_, std::memory_order_relaxed);
   }
   /// Allocates `bytes`, or returns an empty buffer when the device is out of memory (the
   /// non-sticky cudaErrorMemoryAllocation is cleared); other failures throw DeviceError.
@@ -112,6 +114,7 @@ class DeviceBuffer {
     }
     if (err != cudaSuccess) throw_cuda_error(err, "cudaMalloc(&buffer.ptr_, bytes)", __FILE__, __LINE__);
     buffer.bytes_ = bytes;
+    live_.fetch_add(bytes, std::memory_order_relaxed);
     return buffer;
   }
   DeviceBuffer(DeviceBuffer&& other) noexcept
@@ -136,15 +139,23 @@ class DeviceBuffer {
   std::size_t bytes() const { return bytes_; }
   explicit operator bool() const { return ptr_ != nullptr; }
 
+  /// Bytes held by every DeviceBuffer of the process, all devices (tests: what the engines
+  /// allocate comes back, apart from what the driver keeps for itself).
+  static std::size_t live_bytes() { return live_.load(std::memory_order_relaxed); }
+
  private:
   void reset() noexcept {
     // cudaFree waits for the device to finish work that may still use the memory.
-    if (ptr_) cudaFree(ptr_);
+    if (ptr_) {
+      cudaFree(ptr_);
+      live_.fetch_sub(bytes_, std::memory_order_relaxed);
+    }
     ptr_ = nullptr;
     bytes_ = 0;
   }
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0;
+  static inline std::atomic<std::size_t> live_{0};
 };
 
 /// Page-locked host memory from cudaMallocHost (target of asynchronous device-to-host copies).

@@ -24,6 +24,7 @@
 #include "multi/split_engine.hpp"
 #include "seen.hpp"
 #include "sim/cuda_engine.hpp"
+#include "sim/cuda_handles.hpp"
 
 namespace ls::multi {
 namespace {
@@ -287,8 +288,9 @@ InstanceSpec churn_soup(std::mt19937_64& rng) {
 // snapshots on every slot and removed it again, and after a first pass of the same churn, so that
 // what CUDA loads once per process (lazily loaded kernels, local memory for them) is in it; the engine
 // allocates with plain cudaMalloc and cudaFree (sim/cuda_handles.hpp), with no caching allocator between, so
-// nothing else may differ. A third of the moves split the instance over every device instead (a
-// refusal, bands too thin, changes nothing); a later move merges it back.
+// nothing else may differ on one GPU; on two, the driver may keep one 2 MiB page (see the check). A third of
+// the moves split the instance over every device instead (a refusal, bands too thin, changes nothing); a
+// later move merges it back.
 TEST_F(MultiEngineGpuTest, AThousandCyclesOfChurnKeepTheUntouchedInstancesAndGiveBackEveryByte) {
   for (const auto& devices : slot_layouts()) {
     SCOPED_TRACE("devices " + device_list_text(devices));
@@ -346,6 +348,7 @@ TEST_F(MultiEngineGpuTest, AThousandCyclesOfChurnKeepTheUntouchedInstancesAndGiv
       SCOPED_TRACE("pass " + std::to_string(pass));
       rng.seed(9002);
       const std::map<int, std::size_t> before = free_memory(distinct);
+      const std::size_t live_before = cuda::DeviceBuffer::live_bytes();
 
       CpuEngine clean(1);
       for (int i = 0; i < 6; ++i) {
@@ -419,11 +422,17 @@ TEST_F(MultiEngineGpuTest, AThousandCyclesOfChurnKeepTheUntouchedInstancesAndGiv
       multi.finish();
       const std::map<int, std::size_t> after = free_memory(distinct);
       if (pass == 0) continue;
+      // Every byte the engines allocated is freed ...
+      EXPECT_EQ(cuda::DeviceBuffer::live_bytes(), live_before) << "device bytes still held by the engines";
+      // ... and each GPU's free memory is back, to one 2 MiB page: on two GPUs with peer access
+      // the driver sometimes keeps one page on a GPU after the churn (2 x H200: GPU 1, in 3 of 7
+      // runs, still after a second's wait, while live_bytes came back exactly; most likely the
+      // page tables that map the other GPU's memory, which the driver keeps). On one GPU, exact.
+      constexpr long long kDriverPage = 2 << 20;
       for (const int d : distinct) {
-        EXPECT_EQ(after.at(d), before.at(d))
-            << "GPU " << d << ": "
-            << (static_cast<long long>(before.at(d)) - static_cast<long long>(after.at(d)))
-            << " bytes not given back";
+        const long long missing = static_cast<long long>(before.at(d)) - static_cast<long long>(after.at(d));
+        EXPECT_LE(missing, distinct.size() > 1 ? kDriverPage : 0)
+            << "GPU " << d << ": " << missing << " bytes not given back";
       }
     }
   }
