@@ -283,14 +283,15 @@ InstanceSpec churn_soup(std::mt19937_64& rng) {
 // while the others step (each frame handed to the slots' threads, never waited for): no CUDA error,
 // the untouched instances (never moved, edited or removed) end with the hashes of a clean run (one
 // CpuEngine given the same adds, removes and steps), every instance ends on it, and once every
-// instance is removed and the engine finished, each device's free memory is exactly what it was
-// before the churn. The baseline is taken after a warm-up that ran every variant, summaries and
-// snapshots on every slot and removed it again, and after a first pass of the same churn, so that
-// what CUDA loads once per process (lazily loaded kernels, local memory for them) is in it; the engine
-// allocates with plain cudaMalloc and cudaFree (sim/cuda_handles.hpp), with no caching allocator between, so
-// nothing else may differ on one GPU; on two, the driver may keep one 2 MiB page (see the check). A third of
-// the moves split the instance over every device instead (a refusal, bands too thin, changes nothing); a
-// later move merges it back.
+// instance is removed and the engine finished, the bytes the engines hold (DeviceBuffer::live_bytes)
+// are exactly what they were before the churn, and so is each device's free memory on one GPU (on
+// two, to one 2 MiB page the driver may keep: see the check). The baseline is taken after a warm-up
+// that ran every variant, summaries and snapshots on every slot and removed it again, and after a
+// first pass of the same churn, so that what CUDA loads once per process (lazily loaded kernels,
+// local memory for them) is in it; the engine allocates with plain cudaMalloc and cudaFree
+// (sim/cuda_handles.hpp), with no caching allocator between. A third of the moves split the
+// instance over every device instead (a refusal, bands too thin, changes nothing); a later move
+// merges it back.
 TEST_F(MultiEngineGpuTest, AThousandCyclesOfChurnKeepTheUntouchedInstancesAndGiveBackEveryByte) {
   for (const auto& devices : slot_layouts()) {
     SCOPED_TRACE("devices " + device_list_text(devices));
