@@ -163,7 +163,7 @@ class MultiEngine final : public Engine {
   int slot_device(std::size_t slot) const;
   /// The slot that runs CUDA device `device`; InputError naming the devices when none does.
   std::size_t slot_of_device(int device) const;
-  /// The slot instance `index` runs in.
+  /// The slot instance `index` runs in (not a slot for a split instance: ask is_split() first).
   std::size_t slot_of(std::size_t index) const;
   /// Instance `index`'s index in its slot's engine (a move appends it to its new slot's engine).
   std::size_t local_of(std::size_t index) const;
