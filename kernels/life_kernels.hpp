@@ -49,6 +49,17 @@ void set_iterate_smem_limit_for_testing(int bytes);
 /// graph): the launch plans its tiles for that share of the multiprocessors.
 void launch_step_bitpacked(const std::uint32_t* in, std::uint32_t* out, int width, int height, RuleMasks rule,
                            int k, cudaStream_t stream, int side_by_side = 1);
+/// The blocks a bitpacked launch of this size runs on the current device (one stream alone): its
+/// tile (rows, warps), how many, and the rounds they take (blocks per multiprocessor, rounded up).
+/// A lattice whose last few blocks spill into one more round pays that round (split bands choose
+/// their interior by it).
+struct BitpackedPlan {
+  int tile_rows = 0;
+  int warps = 0;
+  long long blocks = 0;
+  long long rounds = 0;
+};
+BitpackedPlan bitpacked_launch_plan(int width, int height, int k);
 
 /// Writes the GPU's global timer (nanoseconds, %globaltimer) to `where` (device memory, or pinned
 /// host memory, which the device reaches directly) when the stream gets there: a timestamp that a

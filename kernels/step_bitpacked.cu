@@ -114,6 +114,7 @@ constexpr auto kernel_table(std::index_sequence<I...>) {
 struct LaunchPlan {
   int shape;
   dim3 grid;
+  double cost;  // the model's time for the launch (tile rows per multiprocessor over its busy share)
 };
 
 /// Blocks each shape keeps resident per multiprocessor, and the multiprocessor count (read once).
@@ -154,7 +155,7 @@ LaunchPlan plan(int width, int height, int k, int halo_words, int forced, int si
   const int words_per_row = width / 32;
   const int out_words = 32 - 2 * halo_words;
   const long long strips = words_per_row >= out_words ? (words_per_row + out_words - 1) / out_words : 1;
-  LaunchPlan best{-1, dim3()};
+  LaunchPlan best{-1, dim3(), 0.0};
   double best_cost = 0;
   for (int i = 0; i < kShapeCount; ++i) {
     const int tile_rows = kShapes[i].rows_per_warp * kShapes[i].warps;
@@ -166,7 +167,7 @@ LaunchPlan plan(int width, int height, int k, int halo_words, int forced, int si
     const double cost = static_cast<double>(per_sm * tile_rows) / std::min(1.0, warps / 24.0);
     if (best.shape < 0 || cost < best_cost ||
         (cost == best_cost && tile_rows > kShapes[best.shape].rows_per_warp * kShapes[best.shape].warps)) {
-      best = {i, dim3(static_cast<unsigned>(strips), static_cast<unsigned>(bands))};
+      best = {i, dim3(static_cast<unsigned>(strips), static_cast<unsigned>(bands)), cost};
       best_cost = cost;
     }
   }
@@ -179,8 +180,9 @@ LaunchPlan plan(int width, int height, int k, int halo_words, int forced, int si
   const int small_rows = kShapes[0].rows_per_warp * kShapes[0].warps - 2 * k;
   if (forced < 0 && small_rows >= 16) {
     const long long bands = height >= small_rows ? (height + small_rows - 1) / small_rows : 1;
-    if (strips * bands <= occ.sms)
-      best = {0, dim3(static_cast<unsigned>(strips), static_cast<unsigned>(bands))};
+    if (strips * bands <= occ.sms)  // one block per multiprocessor, a lone 4-warp block busy 4/24
+      best = {0, dim3(static_cast<unsigned>(strips), static_cast<unsigned>(bands)),
+              kShapes[0].rows_per_warp * kShapes[0].warps * 6.0};
   }
   return best;
 }
@@ -199,6 +201,14 @@ void launch_bits(const std::uint32_t* in, std::uint32_t* out, int width, int hei
 }
 
 }  // namespace
+
+BitpackedPlan bitpacked_launch_plan(int width, int height, int k) {
+  const LaunchPlan p = plan(width, height, k, k > 32 ? 2 : 1, -1, 1);
+  const long long blocks = static_cast<long long>(p.grid.x) * p.grid.y;
+  const int sms = occupancy().sms;
+  return {kShapes[p.shape].rows_per_warp * kShapes[p.shape].warps, kShapes[p.shape].warps, blocks,
+          (blocks + sms - 1) / sms};
+}
 
 void launch_step_bitpacked(const std::uint32_t* in, std::uint32_t* out, int width, int height, RuleMasks rule,
                            int k, cudaStream_t stream, int side_by_side) {

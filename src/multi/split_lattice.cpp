@@ -62,9 +62,44 @@ std::size_t row_bytes_of(Layout layout, int width) { return kernels::layout_byte
 
 std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
-/// Rows of an edge window: halo rows above the first own row plus 2 x depth own rows at least (the
-/// window's rows [g, W - g) are exact after g <= depth generations), rounded up to the kernels' 32.
-int edge_window_rows(int halo, int depth) { return (halo + 2 * depth + kBandRowGranularity - 1) / 32 * 32; }
+/// Rows of an edge window: the halo rows above the first own row, the `trim` own rows the interior
+/// leaves to the edges, and 2 x depth own rows (the window's rows [g, W - g) are exact after
+/// g <= depth generations), rounded up to the kernels' 32.
+int edge_window_rows(int halo, int depth, int trim) {
+  return (halo + trim + 2 * depth + kBandRowGranularity - 1) / kBandRowGranularity * kBandRowGranularity;
+}
+
+/// LIFESTREAMS_SPLIT_TRIM=N (the bench's before/after): trim N rows (a multiple of 16), not the chosen.
+int trim_override() {
+  const char* v = std::getenv("LIFESTREAMS_SPLIT_TRIM");
+  return v ? std::max(0, std::atoi(v)) / kHaloGranularity * kHaloGranularity : -1;
+}
+
+/// Own rows each side that a bitpacked band's interior leaves to its edge windows. The launcher
+/// runs whole blocks, so an interior of 32768 rows (65536 wide, k = 16, 132 multiprocessors) spills
+/// 9 of its 4761 blocks into a 37th round, where 32640 rows fit 36 (H200: split 65536² 1.89x ->
+/// 1.93x). The smallest trim (at most 128 rows, and rows / 32) whose interior keeps the band's tile
+/// and needs at least 1% fewer rounds, the rounds saved outweighing what the larger edge windows
+/// add (counted as if they ran alone; they run beside the interior and fill its last round).
+/// Measured: trims that change the tile, or windows of hundreds of rows, lose (16384², NOTES.md).
+/// Current device: the bands'.
+int choose_trim(int rows, int width, int halo, int depth) {
+  using kernels::bitpacked_launch_plan;
+  const auto edge_work = [&](int trim) {
+    const kernels::BitpackedPlan e = bitpacked_launch_plan(width, edge_window_rows(halo, depth, trim), depth);
+    return 2 * e.rounds * e.tile_rows;
+  };
+  const kernels::BitpackedPlan whole = bitpacked_launch_plan(width, rows, depth);
+  for (int trim = kHaloGranularity; trim <= std::min(128, rows / 32); trim += kHaloGranularity) {
+    const kernels::BitpackedPlan p = bitpacked_launch_plan(width, rows - 2 * trim, depth);
+    if (p.tile_rows != whole.tile_rows || p.warps != whole.warps) continue;
+    const long long saved = (whole.rounds - p.rounds) * whole.tile_rows;
+    if (static_cast<double>(p.rounds) <= 0.99 * static_cast<double>(whole.rounds) &&
+        saved > edge_work(trim) - edge_work(0))
+      return trim;
+  }
+  return 0;
+}
 
 /// The summary result (two uint64) sits in front of the edge buffers, which start this far past
 /// the second buffer (buffer sizes are multiples of 128 bytes: the edge buffers stay aligned).
@@ -122,11 +157,26 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
   }
   halo_ = halo_rows(variant_, depth_);
   // Edges first where every band of this process holds both windows apart from its interior.
-  window_ = edge_window_rows(halo_, depth_);
   edges_first_ = !share && !whole_buffer_forced();
+  int thinnest = height_;
   for (int b = 0; b < slots; ++b)
-    if (bands_[static_cast<std::size_t>(first_band_ + b)].rows < window_ - halo_) edges_first_ = false;
-  if (!edges_first_) window_ = 0;
+    thinnest = std::min(thinnest, bands_[static_cast<std::size_t>(first_band_ + b)].rows);
+  if (const int forced = trim_override(); forced >= 0) {
+    trim_ = forced;
+  } else if (edges_first_ && variant_ == Variant::bitpacked) {
+    cuda::DeviceGuard on(workers.device(0));
+    int thickest = 0;  // the slowest band decides (bands differ by a granule at most)
+    for (int b = 0; b < slots; ++b)
+      thickest = std::max(thickest, bands_[static_cast<std::size_t>(first_band_ + b)].rows);
+    trim_ = choose_trim(thickest, width_, halo_, depth_);
+  }
+  // A trim leaves the interior a granule at least, and each edge window's rows inside the band.
+  if (thinnest < 2 * (trim_ + depth_) + kBandRowGranularity ||
+      thinnest < edge_window_rows(halo_, depth_, trim_) - halo_)
+    trim_ = 0;
+  window_ = edge_window_rows(halo_, depth_, trim_);
+  if (thinnest < window_ - halo_) edges_first_ = false;
+  if (!edges_first_) window_ = trim_ = 0;
 
   const Layout layout = sim::layout_of(variant_);
   const std::size_t row_bytes = row_bytes_of(layout, width_);
@@ -329,17 +379,20 @@ void SplitLattice::enqueue_launch_edges_first(BandState& s, int band, int genera
   launch_window(at(s.buffers[in], 2 * halo_ + rows - window_), s.bottom[out], window_, generations, edge);
   exchange_->exchange_edges(band, static_cast<int>(out), per_exchange);
   s.edges_done.record(edge);
-  // The interior, own rows only (exact in [g, rows - g)); the halos of `out` are the exchange's.
-  launch_window(at(s.buffers[in], halo_), at(s.buffers[out], halo_), rows, generations, main);
+  // The interior, own rows [trim, rows - trim) (exact in [trim + g, rows - trim - g)); the halos of
+  // `out` are the exchange's.
+  launch_window(at(s.buffers[in], halo_ + trim_), at(s.buffers[out], halo_ + trim_), rows - 2 * trim_,
+                generations, main);
   CUDA_CHECK(cudaStreamWaitEvent(main, s.edges_done.get(), 0));
   // Both edges in one copy (one operation less on the band's stream per launch): two "rows" of
   // per_exchange lattice rows each, from the top and bottom edge buffers to the first and last
   // own rows.
+  const int fixed = trim_ + per_exchange;  // own rows each edge gives the band
   const std::byte* top_src = at(s.top[out], halo_);
-  const std::byte* bottom_src = at(s.bottom[out], window_ - halo_ - per_exchange);
+  const std::byte* bottom_src = at(s.bottom[out], window_ - halo_ - fixed);
   std::byte* top_dst = at(s.buffers[out], halo_);
-  std::byte* bottom_dst = at(s.buffers[out], halo_ + rows - per_exchange);
-  const std::size_t edge_bytes = row_bytes * static_cast<std::size_t>(per_exchange);
+  std::byte* bottom_dst = at(s.buffers[out], halo_ + rows - fixed);
+  const std::size_t edge_bytes = row_bytes * static_cast<std::size_t>(fixed);
   const auto dst_pitch = static_cast<std::size_t>(bottom_dst - top_dst);
   const auto src_pitch = static_cast<std::size_t>(bottom_src - top_src);
   if (std::max(dst_pitch, src_pitch) <= kMaxCopyPitch) {

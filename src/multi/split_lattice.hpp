@@ -11,7 +11,9 @@
 // is exact in its rows [g, W - g). Bands too thin for the windows, and a process's share of a
 // lattice split across processes (its exchange is NCCL's), step their whole buffer and exchange
 // after it. With LIFESTREAMS_SPLIT_WHOLE_BUFFER=1 in the environment every band does (the bench's
-// before/after, the tests of both paths). The split
+// before/after, the tests of both paths). A bitpacked band's interior may leave a few more own rows
+// to its edge windows (interior_trim) so that its blocks fit the kernel's rounds;
+// LIFESTREAMS_SPLIT_TRIM=N forces N rows (before/after, tests). The split
 // lattice equals the one-GPU lattice cell for cell, generation by generation, and its summary
 // (population and the state hash over the whole lattice) is the one-lattice summary.
 #pragma once
@@ -75,6 +77,9 @@ class SplitLattice {
   int halo() const { return halo_; }
   /// Whether the bands step their edges first (see the top of this file).
   bool edges_first() const { return edges_first_; }
+  /// Edges first: own rows each side that the interior leaves to the edge windows, chosen so that
+  /// the interior's blocks fill the launcher's last round (choose_trim in the .cpp), else 0.
+  int interior_trim() const { return trim_; }
   HaloExchange& exchange() { return *exchange_; }
   /// This process's bands, top to bottom (host data only: never waits, never touches a device).
   std::vector<BandView> band_views() const;
@@ -136,6 +141,7 @@ class SplitLattice {
   bool partial_ = false;  // a ProcessShare: summaries leave out the lattice's hash base
   int halo_ = 16;
   int window_ = 0;  // rows of each edge window (edges first), else 0
+  int trim_ = 0;    // own rows each side the interior leaves to the edge windows (edges first)
   bool edges_first_ = false;
   bool halos_stale_ = true;
   bool broken_ = false;

@@ -4,6 +4,7 @@
 // several k, with patterns that cross band edges and the wrap; the summary equals the one-GPU
 // engine's at every checked generation; a too-thin band is refused, changing nothing; a step
 // never blocks. Skips (with the reason) where there is no CUDA device.
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -162,6 +163,78 @@ TEST_F(SplitLatticeTest, BandsAtTheEdgesFirstMinimumStayExact) {
       }
     }
   }
+}
+
+/// Sets LIFESTREAMS_SPLIT_TRIM (the rows a band's interior leaves to its edge windows) for the
+/// lattices made while it lives.
+class ForcedTrim {
+ public:
+  explicit ForcedTrim(int rows) { setenv("LIFESTREAMS_SPLIT_TRIM", std::to_string(rows).c_str(), 1); }
+  ~ForcedTrim() { unsetenv("LIFESTREAMS_SPLIT_TRIM"); }
+  ForcedTrim(const ForcedTrim&) = delete;
+  ForcedTrim& operator=(const ForcedTrim&) = delete;
+};
+
+// Interiors that leave more rows to the edge windows: the windows grow, and the band's first and
+// last trim + k rows come from them. Exact at every trim, k and band height, including trims a
+// band is too thin for (they fall back to none).
+TEST_F(SplitLatticeTest, TrimmedInteriorsStayExact) {
+  std::mt19937_64 rng(47);
+  for (const auto& devices : band_layouts()) {
+    SplitEngine engine(devices);
+    const int n = static_cast<int>(devices.size());
+    for (const int trim : {16, 48, 96}) {
+      const ForcedTrim forced(trim);
+      for (const int k : {1, 5, 16, 33}) {
+        const int band_rows = 96 + 64 * static_cast<int>(rng() % 5);  // k = 33 needs 66 rows
+        const Rule rule = rng() % 2 ? Rule::life() : random_rule(rng);
+        const InstanceSpec spec = soup(160, band_rows * n, Variant::bitpacked, k, rule, rng(), 0.35);
+        engine.add(spec);
+        const SplitLattice& l = engine.lattice(0);
+        const bool fits = l.edges_first() && band_rows >= 2 * (trim + k) + 32 &&
+                          band_rows + l.halo() >= (l.halo() + trim + 2 * k + 31) / 32 * 32;
+        EXPECT_EQ(l.interior_trim(), fits ? trim : 0)
+            << band_rows << " rows per band, k=" << k << ", trim " << trim << " asked";
+        Lattice want = Lattice::random(160, band_rows * n, 0.35, std::get<RandomInit>(spec.init).seed);
+        for (const int steps : {k, 1, 2 * k + 5}) {
+          engine.step(steps);
+          cpu_run(want, rule, steps, 1);
+          ASSERT_EQ(difference(engine.read(0), want), "")
+              << name_of(devices) << ", " << band_rows << " rows per band, k=" << k << ", trim "
+              << l.interior_trim() << ", rule " << rule.to_string();
+        }
+        engine.remove(0);
+      }
+    }
+  }
+}
+
+// The trim the lattice chooses itself, on the GPUs this was tuned on (132 multiprocessors: H100,
+// H200): 65536² at k = 16 in two bands has 32768-row interiors whose last 9 of 4761 blocks start a
+// 37th round of the launcher's; 64 rows each side leave 32640 rows, 36 rounds. 16384² gains nothing
+// from a trim. Whatever it chooses, the split lattice equals the one-GPU lattice.
+TEST_F(SplitLatticeTest, TheChosenTrimFitsTheLaunchersRoundsAndKeepsTheLatticeExact) {
+  std::vector<int> devices = {0, 0};
+  if (cuda_device_count() >= 2) devices = {0, 1};
+  int sms = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  for (const int size : {16384, 65536}) {
+    const InstanceSpec spec = soup(size, size, Variant::bitpacked, 16, Rule::life(), 5 + size);
+    SplitEngine split(devices);
+    split.add(spec);
+    if (sms == 132) {
+      EXPECT_EQ(split.lattice(0).interior_trim(), size == 65536 ? 64 : 0) << size << "²";
+    }
+    CudaEngine one(0);
+    one.add(spec);
+    for (const int steps : {16, 37}) {
+      split.step(steps);
+      one.step(steps);
+      EXPECT_EQ(split.summarize(0).hash, one.summarize(0).hash)
+          << size << "², trim " << split.lattice(0).interior_trim() << ", +" << steps;
+    }
+  }
+  if (sms != 132) RecordProperty("trim_values_unchecked", "not a 132-multiprocessor GPU");
 }
 
 TEST_F(SplitLatticeTest, GlidersCrossingBandEdgesAndTheWrapStayExact) {
