@@ -200,9 +200,11 @@ struct HostSnapshot {
 
 /// One bar of the frame timeline: work of one instance on one stream, in ms from the frame's
 /// start (the earliest start event of that frame). A summary asked right after a timed frame's
-/// step (population and hash, request_summaries) is that frame's work too.
+/// step (population and hash, request_summaries) is that frame's work too, and so is a recovery
+/// snapshot started in it. `exchange`: a split band's halo exchange (sending its edge rows and
+/// receiving its neighbours', waits for them included), which runs beside its step.
 struct TimelineBar {
-  enum class Kind { step, display, summary };
+  enum class Kind { step, display, summary, exchange, snapshot };
   std::size_t instance = 0;
   int stream = 0;  // row: the instance's stream, or 0 for everything in shared stream mode
   Kind kind = Kind::step;

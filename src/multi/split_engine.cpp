@@ -197,12 +197,15 @@ void SplitEngine::step(int generations) {
   harvest_timings();
   const std::optional<std::uint64_t> timed = timings_.start_frame();
   for (auto& e : instances_) {
+    e->timing->close();  // the last frame's summaries and snapshots are asked no more
     if (!timed) {
       e->lattice->step(generations);
       continue;
     }
     e->timing->claim(*timed, generations);
-    e->lattice->step(generations, e->timing->start_hook(), e->timing->end_hook());
+    BandTimings& t = *e->timing;
+    e->lattice->step(generations, {t.start_hook(), t.end_hook(), t.mark(TimelineBar::Kind::exchange, false),
+                                   t.mark(TimelineBar::Kind::exchange, true)});
   }
 }
 
@@ -220,7 +223,8 @@ void SplitEngine::request_summaries() {
     const bool changed = l.generation() != e->asked_generation;
     const double work_ms = e->timing->step_ms().mean;
     if (!e->pacer.due(changed, work_ms, in_flight)) continue;
-    l.request_summary();
+    l.request_summary(e->timing->mark(TimelineBar::Kind::summary, false),
+                      e->timing->mark(TimelineBar::Kind::summary, true));
     e->asked_generation = l.generation();
     e->asked[e->next_asked++ % e->asked.size()] = {l.generation(), frames_};
   }
@@ -254,7 +258,8 @@ void SplitEngine::request_snapshots(std::uint64_t max_cells) {
   for (auto& e : instances_) {
     const SplitLattice& l = *e->lattice;
     if (static_cast<std::uint64_t>(l.width()) * static_cast<std::uint64_t>(l.height()) <= max_cells)
-      e->lattice->request_snapshot();
+      e->lattice->request_snapshot(e->timing->mark(TimelineBar::Kind::snapshot, false),
+                                   e->timing->mark(TimelineBar::Kind::snapshot, true));
   }
 }
 

@@ -12,7 +12,9 @@
 // Recovery snapshots as the one-GPU engine's: lattices of at most the asked cells, copied to pinned
 // host memory band by band, never waited for.
 //
-// What it does not do yet: display brackets (begin_display() is false) and summary bars.
+// Each band of a timed frame also shows its first launch's halo exchange, and the summary and the
+// snapshot asked in the frame, as bars on its row. What it does not do yet: display brackets
+// (begin_display() is false; split tiles are drawn band by band by the display, interop/split_tile).
 #pragma once
 
 #include <memory>

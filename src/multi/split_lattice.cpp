@@ -358,7 +358,8 @@ void SplitLattice::enqueue_launch(BandState& s, int generations) {
                 s.stream.get());
 }
 
-void SplitLattice::enqueue_launch_edges_first(BandState& s, int band, int generations, int per_exchange) {
+void SplitLattice::enqueue_launch_edges_first(BandState& s, int band, int generations, int per_exchange,
+                                              const StepHooks* marks) {
   const std::size_t row_bytes = row_bytes_of(sim::layout_of(variant_), width_);
   const auto at = [&](std::byte* base, int row) { return base + row_bytes * static_cast<std::size_t>(row); };
   const std::size_t in = static_cast<std::size_t>(s.front);
@@ -377,7 +378,9 @@ void SplitLattice::enqueue_launch_edges_first(BandState& s, int band, int genera
   exchange_->before_write_edges(band, static_cast<int>(out));
   launch_window(s.buffers[in], s.top[out], window_, generations, edge);
   launch_window(at(s.buffers[in], 2 * halo_ + rows - window_), s.bottom[out], window_, generations, edge);
+  if (marks && marks->exchange_start) marks->exchange_start(band, edge);
   exchange_->exchange_edges(band, static_cast<int>(out), per_exchange);
+  if (marks && marks->exchange_end) marks->exchange_end(band, edge);
   s.edges_done.record(edge);
   // The interior, own rows [trim, rows - trim) (exact in [trim + g, rows - trim - g)); the halos of
   // `out` are the exchange's.
@@ -404,11 +407,14 @@ void SplitLattice::enqueue_launch_edges_first(BandState& s, int band, int genera
   }
 }
 
-void SplitLattice::step(int generations, const BandHook& before, const BandHook& after) {
+void SplitLattice::step(int generations, const StepHooks& hooks) {
   if (generations <= 0) return;
   const int per_exchange = generations_per_exchange(variant_, depth_);
   const bool refresh = halos_stale_;
+  const BandHook& before = hooks.before;
+  const BandHook& after = hooks.after;
   run([&](int band, BandState& s) {
+    bool first = true;  // the first launch's exchange is bracketed
     if (before) before(band, s.stream.get());
     // After a fill or an edit: the halos next to the own rows, before the first launch reads them.
     if (refresh) {
@@ -418,15 +424,19 @@ void SplitLattice::step(int generations, const BandHook& before, const BandHook&
     for (int left = generations; left > 0;) {
       const int g = std::min(per_exchange, left);
       // Always per_exchange rows exchanged: the next launch may run the full depth.
+      const StepHooks* marks = first ? &hooks : nullptr;
       if (edges_first_) {
-        enqueue_launch_edges_first(s, band, g, per_exchange);
+        enqueue_launch_edges_first(s, band, g, per_exchange, marks);
         s.front = 1 - s.front;
       } else {
         exchange_->before_write(band, 1 - s.front);
         enqueue_launch(s, g);
         s.front = 1 - s.front;
+        if (marks && marks->exchange_start) marks->exchange_start(band, s.stream.get());
         exchange_->exchange(band, s.front, per_exchange);
+        if (marks && marks->exchange_end) marks->exchange_end(band, s.stream.get());
       }
+      first = false;
       left -= g;
     }
     if (after) after(band, s.stream.get());
@@ -458,11 +468,12 @@ StateSummary SplitLattice::summarize() {
   return *out;
 }
 
-void SplitLattice::request_summary() {
+void SplitLattice::request_summary(const BandHook& before, const BandHook& after) {
   const Layout layout = sim::layout_of(variant_);
   const std::uint64_t base =
       lattice_hash_base(static_cast<std::uint32_t>(width_), static_cast<std::uint32_t>(height_));
   run([&](int band, BandState& s) {
+    if (before) before(band, s.stream.get());
     s.summary_start.record(s.stream.get());
     // The base term once, from the first band: the parts then sum to the whole lattice's hash.
     kernels::launch_summary_rows(layout, s.own_rows(row_bytes_of(layout, width_), halo_), width_, s.band.rows,
@@ -471,6 +482,7 @@ void SplitLattice::request_summary() {
     CUDA_CHECK(cudaMemcpyAsync(s.result_host.get(), s.result_device, 2 * sizeof(std::uint64_t),
                                cudaMemcpyDeviceToHost, s.stream.get()));
     s.summary_done.record(s.stream.get());
+    if (after) after(band, s.stream.get());
   });
   summary_generation_ = generation_;
   requested_seen_ = false;
@@ -502,7 +514,7 @@ std::optional<StateSummary> SplitLattice::newest_summary() {
   return newest_;
 }
 
-void SplitLattice::request_snapshot() {
+void SplitLattice::request_snapshot(const BandHook& before, const BandHook& after) {
   if (partial_) return;
   poll_snapshot();
   if (snap_in_flight_ >= 0) return;  // one at a time: the newest stays readable meanwhile
@@ -514,7 +526,8 @@ void SplitLattice::request_snapshot() {
     snap_host_[static_cast<std::size_t>(slot)] =
         cuda::PinnedBuffer(row_bits * static_cast<std::size_t>(height_));
   std::byte* host = snap_host_[static_cast<std::size_t>(slot)].as<std::byte>();
-  run([&](int, BandState& s) {
+  run([&](int band, BandState& s) {
+    if (before) before(band, s.stream.get());
     const std::size_t bytes = row_bits * static_cast<std::size_t>(s.band.rows);
     const void* src = s.own_rows(row_bytes_of(layout, width_), halo_);
     if (layout != Layout::bit_cells) {
@@ -526,6 +539,7 @@ void SplitLattice::request_snapshot() {
     CUDA_CHECK(cudaMemcpyAsync(host + row_bits * static_cast<std::size_t>(s.band.first_row), src, bytes,
                                cudaMemcpyDeviceToHost, s.stream.get()));
     s.snap_done.record(s.stream.get());
+    if (after) after(band, s.stream.get());
   });
   snap_in_flight_ = slot;
   snap_generation_[static_cast<std::size_t>(slot)] = generation_;

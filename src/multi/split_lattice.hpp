@@ -87,10 +87,16 @@ class SplitLattice {
   /// Enqueued by each band's own thread on the band's stream, with its device current (SplitEngine
   /// records its timing events here).
   using BandHook = std::function<void(int band, cudaStream_t stream)>;
+  /// What step() enqueues around a band's work, each where given: `before` ahead of its first
+  /// launch (and halo refresh), `after` behind its last exchange; `exchange_start` and
+  /// `exchange_end` around the exchange of its first launch, on the stream that exchange runs on
+  /// (the edge stream, edges first).
+  struct StepHooks {
+    BandHook before, after, exchange_start, exchange_end;
+  };
   /// Enqueues `generations` generations on every band (each band's thread: launch, exchange, ...);
-  /// returns once enqueued, never waiting for a device. `before` goes ahead of a band's first
-  /// launch (and halo refresh), `after` behind its last exchange, when given.
-  void step(int generations, const BandHook& before = {}, const BandHook& after = {});
+  /// returns once enqueued, never waiting for a device.
+  void step(int generations, const StepHooks& hooks = {});
   void set_rule(const Rule& rule) { rule_ = rule; }
   void set_cell(int x, int y, bool alive);
 
@@ -101,7 +107,8 @@ class SplitLattice {
   Lattice read();
   /// Enqueues a summary of every band into pinned memory; newest_summary() reads it when all
   /// bands have finished (a poll, never a wait).
-  void request_summary();
+  /// `before` and `after` go around each band's part on its stream, when given (timings).
+  void request_summary(const BandHook& before = {}, const BandHook& after = {});
   std::optional<StateSummary> newest_summary();
   /// The GPU time of the newest finished summary (the slowest band's), once: set when
   /// newest_summary() first reads a finished one, cleared by this call (summary pacing).
@@ -110,7 +117,8 @@ class SplitLattice {
   /// Starts a host snapshot of the whole lattice (its rows in the bit layout, each band's copied
   /// on its stream into one of two pinned buffers) unless one is in flight; never waits but for
   /// the first allocation of a pinned buffer. Not for a ProcessShare (it holds part of the lattice).
-  void request_snapshot();
+  /// `before` and `after` as request_summary()'s, when a copy starts.
+  void request_snapshot(const BandHook& before = {}, const BandHook& after = {});
   /// The newest finished snapshot (instance 0: the engine renumbers it); host memory and event
   /// queries only, never throws: after a device failure the copy in flight does not count.
   std::optional<HostSnapshot> newest_snapshot() const noexcept;
@@ -125,7 +133,8 @@ class SplitLattice {
   /// Steps `rows` rows starting at `in` as a torus of their own into `out`.
   void launch_window(const void* in, void* out, int rows, int generations, cudaStream_t stream) const;
   void enqueue_launch(BandState& s, int generations);
-  void enqueue_launch_edges_first(BandState& s, int band, int generations, int per_exchange);
+  void enqueue_launch_edges_first(BandState& s, int band, int generations, int per_exchange,
+                                  const StepHooks* marks);
   void run(const std::function<void(int band, BandState& s)>& job);
 
   DeviceWorkers& workers_;

@@ -20,14 +20,19 @@ BandTimings::BandTimings(std::vector<int> devices) : devices_(std::move(devices)
 BandTimings::~BandTimings() {
   for (Slot& slot : slots_)
     for (std::size_t b = 0; b < slot.start.size(); ++b) {
-      if (!slot.start[b] && !slot.end[b]) continue;
+      const auto release = [&] {
+        slot.start[b] = cuda::Event();
+        slot.end[b] = cuda::Event();
+        for (Marked& m : slot.marks[b]) {
+          m.start = cuda::Event();
+          m.end = cuda::Event();
+        }
+      };
       try {
         const cuda::DeviceGuard on(devices_[b]);
-        slot.start[b] = cuda::Event();
-        slot.end[b] = cuda::Event();
+        release();
       } catch (...) {
-        slot.start[b] = cuda::Event();
-        slot.end[b] = cuda::Event();
+        release();
       }
     }
 }
@@ -40,6 +45,25 @@ void BandTimings::claim(std::uint64_t timed, int generations) {
   // Sized here, on the caller's thread: each band's thread then touches its own element only.
   slot.start.resize(devices_.size());
   slot.end.resize(devices_.size());
+  slot.marks.resize(devices_.size());
+  for (auto& band : slot.marks)
+    for (Marked& m : band) m.recorded = false;
+  open_ = true;
+}
+
+SplitLattice::BandHook BandTimings::mark(TimelineBar::Kind kind, bool end) {
+  if (!open_) return {};
+  const auto at = std::find(kMarked.begin(), kMarked.end(), kind);
+  if (at == kMarked.end()) return {};
+  Slot* slot = &slots_[current_];
+  const auto k = static_cast<std::size_t>(at - kMarked.begin());
+  return [slot, k, end](int band, cudaStream_t stream) {
+    Marked& m = slot->marks[static_cast<std::size_t>(band)][k];
+    cuda::Event& e = end ? m.end : m.start;
+    if (!e) e = cuda::Event(cuda::Event::Create{});  // on the band's thread: its device is current
+    e.record(stream);
+    if (end) m.recorded = true;
+  };
 }
 
 SplitLattice::BandHook BandTimings::start_hook() {
@@ -93,6 +117,7 @@ bool SplitTimings::read(const std::vector<BandTimings*>& instances, const std::v
     std::size_t band;
     double start;
     double end;
+    std::array<double, BandTimings::kMarked.size()> marked_start{}, marked_end{};
   };
   // The bands of this frame, per device in the order the engine lists its devices.
   std::vector<int> order;
@@ -122,19 +147,37 @@ bool SplitTimings::read(const std::vector<BandTimings*>& instances, const std::v
       // Start and end were recorded on one stream: the end finishing implies the start did.
       if (!sim::try_elapsed_ms(ref, slot.end[m.band].get(), m.end)) return false;
       if (!sim::try_elapsed_ms(ref, slot.start[m.band].get(), m.start)) return false;
+      for (std::size_t k = 0; k < BandTimings::kMarked.size(); ++k) {
+        const BandTimings::Marked& w = slot.marks[m.band][k];
+        if (!w.recorded) continue;
+        if (!sim::try_elapsed_ms(ref, w.end.get(), m.marked_end[k])) return false;
+        if (!sim::try_elapsed_ms(ref, w.start.get(), m.marked_start[k])) return false;
+      }
     }
     double first_start = marks.front().start, last_end = marks.front().end;
     for (const Mark& m : marks) {
+      const auto& w = instances[m.instance]->slots_[s].marks[m.band];
       first_start = std::min(first_start, m.start);
       last_end = std::max(last_end, m.end);
+      for (std::size_t k = 0; k < w.size(); ++k)
+        if (w[k].recorded) last_end = std::max(last_end, m.marked_end[k]);
     }
     span = std::max(span, last_end - first_start);
     double device_busy = 0;
     for (const Mark& m : marks) {
+      const int band_row = row++;
       bars.push_back(
-          {m.instance, row++, TimelineBar::Kind::step, m.start - first_start, m.end - first_start, d});
+          {m.instance, band_row, TimelineBar::Kind::step, m.start - first_start, m.end - first_start, d});
       device_busy += m.end - m.start;
       instance_step[m.instance] = std::max(instance_step[m.instance], m.end - m.start);
+      const auto& w = instances[m.instance]->slots_[s].marks[m.band];
+      for (std::size_t k = 0; k < w.size(); ++k) {
+        if (!w[k].recorded) continue;
+        const TimelineBar::Kind kind = BandTimings::kMarked[k];
+        bars.push_back(
+            {m.instance, band_row, kind, m.marked_start[k] - first_start, m.marked_end[k] - first_start, d});
+        if (kind != TimelineBar::Kind::exchange) device_busy += m.marked_end[k] - m.marked_start[k];
+      }
     }
     busy += device_busy;
     const double device_span = last_end - first_start;

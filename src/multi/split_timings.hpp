@@ -6,9 +6,12 @@
 //
 // Events of different GPUs cannot be compared, so each GPU's bars are placed from that GPU's
 // earliest band start (the GPUs start a frame within the host's hand-out of it); the frame's span
-// is the longest GPU's span, its busy time the sum over all bands. An instance's step time is its
-// longest band's (the bands run side by side). Timeline rows are grouped per GPU: the rows of the
-// first listed GPU's bands (instance by instance, band by band) come first, then the next GPU's.
+// is the longest GPU's span, its busy time the sum over all bands' steps, summaries and snapshots.
+// Besides its step, a band of a timed frame brackets the halo exchange of the frame's first launch
+// (on the stream it runs on), and the summary and the snapshot the frame asks: bars of their own
+// kind on the band's row (an exchange, beside the step, is not counted busy: it mostly waits). An instance's
+// step time is its longest band's (the bands run side by side). Timeline rows are grouped per GPU: the rows
+// of the first listed GPU's bands (instance by instance, band by band) come first, then the next GPU's.
 #pragma once
 
 #include <array>
@@ -42,6 +45,13 @@ class BandTimings {
   void claim(std::uint64_t timed, int generations);
   SplitLattice::BandHook start_hook();
   SplitLattice::BandHook end_hook();
+  /// The frame is over (SplitEngine::step starts the next): mark() gives nothing until claim().
+  void close() { open_ = false; }
+  /// Whether the current frame is timed and this instance stepped in it.
+  bool open() const { return open_; }
+  /// A hook that records the start (`end` false) or the end of work of `kind` (exchange, summary or
+  /// snapshot) in the claimed frame, on the stream the hook is given; empty when !open().
+  SplitLattice::BandHook mark(TimelineBar::Kind kind, bool end);
 
   StatSummary step_ms() const { return step_.summary(); }
   double mean_generations() const { return generations_.summary().mean; }
@@ -49,14 +59,23 @@ class BandTimings {
 
  private:
   friend class SplitTimings;
+  /// The kinds mark() brackets, in their order in Slot::marks.
+  static constexpr std::array<TimelineBar::Kind, 3> kMarked = {
+      TimelineBar::Kind::exchange, TimelineBar::Kind::summary, TimelineBar::Kind::snapshot};
+  struct Marked {
+    cuda::Event start, end;  // made on the band's thread at first use
+    bool recorded = false;   // in the slot's frame
+  };
   struct Slot {
     std::uint64_t timed = std::numeric_limits<std::uint64_t>::max();
     int generations = 0;
     std::vector<cuda::Event> start, end;  // per band, made on the band's thread at first use
+    std::vector<std::array<Marked, kMarked.size()>> marks;  // per band
   };
   std::vector<int> devices_;
   std::array<Slot, kSplitTimingRing> slots_;
   std::size_t current_ = 0;  // the slot the hooks record into
+  bool open_ = false;
   RollingStats step_;
   RollingStats generations_;
 };

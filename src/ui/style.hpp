@@ -7,10 +7,12 @@
 namespace ls::ui {
 
 namespace colour {
-inline constexpr ImU32 step = IM_COL32(77, 157, 240, 255);      // timeline: step work
-inline constexpr ImU32 display = IM_COL32(240, 165, 60, 255);   // timeline: display work
-inline constexpr ImU32 summary = IM_COL32(150, 110, 220, 255);  // timeline: summary (population, hash)
-inline constexpr ImU32 agree = IM_COL32(46, 160, 67, 255);      // cross-check badge backgrounds
+inline constexpr ImU32 step = IM_COL32(77, 157, 240, 255);       // timeline: step work
+inline constexpr ImU32 display = IM_COL32(240, 165, 60, 255);    // timeline: display work
+inline constexpr ImU32 summary = IM_COL32(150, 110, 220, 255);   // timeline: summary (population, hash)
+inline constexpr ImU32 exchange = IM_COL32(80, 200, 190, 255);   // timeline: a split band's halo exchange
+inline constexpr ImU32 snapshot = IM_COL32(150, 156, 168, 255);  // timeline: a recovery snapshot's copy
+inline constexpr ImU32 agree = IM_COL32(46, 160, 67, 255);       // cross-check badge backgrounds
 inline constexpr ImU32 diverged = IM_COL32(218, 54, 51, 255);
 inline constexpr ImU32 pending = IM_COL32(90, 96, 108, 255);
 inline constexpr ImU32 badge_text = IM_COL32(255, 255, 255, 255);

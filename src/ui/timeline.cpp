@@ -24,6 +24,10 @@ ImU32 kind_colour(TimelineBar::Kind kind) {
       return colour::display;
     case TimelineBar::Kind::summary:
       return colour::summary;
+    case TimelineBar::Kind::exchange:
+      return colour::exchange;
+    case TimelineBar::Kind::snapshot:
+      return colour::snapshot;
   }
   return colour::step;
 }
@@ -38,6 +42,10 @@ const char* timeline_kind_name(TimelineBar::Kind kind) {
       return "display";
     case TimelineBar::Kind::summary:
       return "summary";
+    case TimelineBar::Kind::exchange:
+      return "exchange";
+    case TimelineBar::Kind::snapshot:
+      return "snapshot";
   }
   return "";
 }
@@ -97,6 +105,9 @@ Rect TimelineGeometry::bar_rect(const TimelineBar& bar, int row) const {
   r.x1 = std::max(x_of(std::max(bar.start_ms, bar.end_ms)), r.x0 + min_bar_width);
   r.y0 = row_y(row);
   r.y1 = r.y0 + row_height;
+  // An exchange runs beside its band's step on the same row: a strip along the row's foot, so
+  // that the step stays visible (and hoverable) above it.
+  if (bar.kind == TimelineBar::Kind::exchange) r.y0 = r.y1 - std::max(2.0f, row_height * 0.4f);
   return r;
 }
 
@@ -139,6 +150,10 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
   legend(colour::step, "step");
   legend(colour::display, "display");
   legend(colour::summary, "summary");
+  // Kinds only some frames have: in the legend when this frame shows one.
+  for (const TimelineBar::Kind k : {TimelineBar::Kind::exchange, TimelineBar::Kind::snapshot})
+    if (std::any_of(bars.begin(), bars.end(), [k](const TimelineBar& b) { return b.kind == k; }))
+      legend(kind_colour(k), timeline_kind_name(k));
   char num[32];
   ImGui::SameLine(0, style.ItemSpacing.x * 2);
   ImGui::AlignTextToFramePadding();

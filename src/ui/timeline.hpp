@@ -71,13 +71,15 @@ struct TimelineGeometry {
   float height(int rows) const {
     return rows <= 0 ? 0.f : static_cast<float>(rows) * (row_height + row_gap) - row_gap;
   }
+  /// A bar's rectangle in row `row`: the row's height, but an exchange a strip along its foot.
   Rect bar_rect(const TimelineBar& bar, int row) const;
 };
 
 /// Row height for `rows` rows: `max_row` while they fit in `max_height`, shrinking to `min_row`.
 float timeline_row_height(int rows, float max_height, float min_row, float max_row);
 
-/// The name a bar's kind has in the legend and tooltips: "step", "display", "summary".
+/// The name a bar's kind has in the legend and tooltips: "step", "display", "summary", "exchange",
+/// "snapshot".
 const char* timeline_kind_name(TimelineBar::Kind kind);
 
 /// The bar under (x, y), or -1; where drawn bars overlap, the later one (drawn on top) wins.

@@ -370,13 +370,27 @@ TEST_F(SplitLatticeTest, TimedFramesGiveOneBarPerBandAndChangeNoState) {
     }
     const FrameTimings t = split.frame_timings();
     ASSERT_TRUE(t.valid);
-    const std::vector<TimelineBar> bars = split.timeline();
+    // One step bar per band, and its first launch's exchange beside it on its row.
+    const std::vector<TimelineBar> all = split.timeline();
+    std::vector<TimelineBar> bars, exchanges;
+    for (const TimelineBar& bar : all)
+      (bar.kind == TimelineBar::Kind::step ? bars : exchanges).push_back(bar);
     ASSERT_EQ(bars.size(), 2 * bands) << name_of(devices);
+    ASSERT_EQ(exchanges.size(), 2 * bands) << name_of(devices);
+    for (const TimelineBar& x : exchanges) {
+      EXPECT_EQ(x.kind, TimelineBar::Kind::exchange);
+      const auto step =
+          std::find_if(bars.begin(), bars.end(), [&](const TimelineBar& b) { return b.stream == x.stream; });
+      ASSERT_NE(step, bars.end());
+      EXPECT_EQ(step->instance, x.instance);
+      EXPECT_EQ(step->device, x.device);
+      EXPECT_GE(x.start_ms, step->start_ms) << "the exchange follows its launch's start";
+      EXPECT_LE(x.end_ms, step->end_ms + 1e-9) << "the band's step waits for its halos";
+    }
     std::vector<int> rows;
     double busy = 0, longest_end = 0;
     std::vector<double> longest_band(2, 0);
     for (const TimelineBar& bar : bars) {
-      EXPECT_EQ(bar.kind, TimelineBar::Kind::step);
       EXPECT_GE(bar.start_ms, 0);
       EXPECT_GE(bar.end_ms, bar.start_ms);
       EXPECT_LE(bar.end_ms, t.gpu_span_ms + 1e-9);
@@ -407,6 +421,53 @@ TEST_F(SplitLatticeTest, TimedFramesGiveOneBarPerBandAndChangeNoState) {
       EXPECT_EQ(bar.instance, expected[static_cast<std::size_t>(bar.stream)])
           << name_of(devices) << " row " << bar.stream;
     EXPECT_EQ(split.host_syncs_in_last_step(), 0u);
+  }
+}
+
+// A summary and a recovery snapshot asked in a timed frame are that frame's work: a bar each on
+// every band's row, after the band's step (they follow it on the band's stream), counted busy.
+TEST_F(SplitLatticeTest, SummariesAndSnapshotsOfATimedFrameShowOnEveryBandsRow) {
+  for (const auto& devices : band_layouts()) {
+    SplitEngine split(devices);
+    split.add(soup(512, 512, Variant::bitpacked, 16, Rule::life(), 9));
+    split.set_timing_period(2);
+    for (int f = 0; f < 2; ++f) {
+      split.step(16);
+      split.request_summaries();
+      split.request_snapshots(1u << 20);
+      split.finish();
+      if (!split.frame_timed()) continue;
+      const std::vector<TimelineBar> bars = split.timeline();
+      const FrameTimings t = split.frame_timings();
+      double busy = 0;
+      for (std::size_t band = 0; band < devices.size(); ++band) {
+        std::vector<TimelineBar> row;
+        for (const TimelineBar& b : bars)
+          if (b.stream == static_cast<int>(band)) row.push_back(b);
+        const auto of = [&](TimelineBar::Kind k) {
+          return std::count_if(row.begin(), row.end(), [k](const TimelineBar& b) { return b.kind == k; });
+        };
+        ASSERT_EQ(of(TimelineBar::Kind::step), 1) << name_of(devices) << " band " << band;
+        EXPECT_EQ(of(TimelineBar::Kind::exchange), 1);
+        EXPECT_EQ(of(TimelineBar::Kind::summary), 1);
+        EXPECT_EQ(of(TimelineBar::Kind::snapshot), 1);
+        const TimelineBar& step = row.front();
+        for (const TimelineBar& b : row) {
+          EXPECT_EQ(b.device, step.device);
+          if (b.kind == TimelineBar::Kind::summary || b.kind == TimelineBar::Kind::snapshot) {
+            EXPECT_GE(b.start_ms, step.end_ms - 1e-9)
+                << "kind " << static_cast<int>(b.kind) << " after the step";
+          }
+          if (b.kind != TimelineBar::Kind::exchange) busy += b.end_ms - b.start_ms;
+          EXPECT_LE(b.end_ms, t.gpu_span_ms + 1e-9);
+        }
+      }
+      EXPECT_NEAR(t.busy_ms, busy, 1e-6) << name_of(devices);
+    }
+    // The snapshot the timed frame started arrived, and is the lattice at that generation.
+    const std::vector<HostSnapshot> snaps = split.snapshots();
+    ASSERT_EQ(snaps.size(), 1u);
+    EXPECT_EQ(snaps[0].cells.hash(), split.read(0).hash()) << "no step since the last snapshot";
   }
 }
 

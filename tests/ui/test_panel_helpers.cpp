@@ -225,6 +225,30 @@ TEST(Timeline, BarsArePlacedInTimeAndHitTestedWhereDrawn) {
   EXPECT_FLOAT_EQ(g.height(2), 22);
 }
 
+// A split band's exchange runs beside its step on the same row: it is drawn (and hit) as a strip
+// along the row's foot, so the step above it stays visible and hoverable.
+TEST(Timeline, AnExchangeIsAStripAlongItsRowsFootUnderTheStep) {
+  using K = TimelineBar::Kind;
+  const std::vector<TimelineBar> bars = {{0, 0, K::step, 0.0, 1.0}, {0, 0, K::exchange, 0.2, 0.4}};
+  TimelineRows rows;
+  rows.build(bars);
+  TimelineGeometry g;
+  g.x0 = 0;
+  g.y0 = 0;
+  g.width = 100;
+  g.row_height = 10;
+  g.row_gap = 2;
+  g.axis = timeline_axis(1.0, 5);
+  const Rect step = g.bar_rect(bars[0], 0), x = g.bar_rect(bars[1], 0);
+  EXPECT_FLOAT_EQ(x.y1, step.y1);
+  EXPECT_FLOAT_EQ(x.y0, 6);  // 40% of the row
+  EXPECT_EQ(bar_at(bars, rows, g, 30, 2), 0) << "the top of the row over the exchange: the step";
+  EXPECT_EQ(bar_at(bars, rows, g, 30, 8), 1) << "its foot: the exchange";
+  EXPECT_EQ(bar_at(bars, rows, g, 60, 8), 0) << "after the exchange: the step";
+  EXPECT_STREQ(timeline_kind_name(K::exchange), "exchange");
+  EXPECT_STREQ(timeline_kind_name(K::snapshot), "snapshot");
+}
+
 TEST(Timeline, RowsShrinkToFitBetweenTheLimits) {
   EXPECT_FLOAT_EQ(timeline_row_height(4, 200, 3, 17), 17);
   EXPECT_FLOAT_EQ(timeline_row_height(20, 200, 3, 17), 10);
