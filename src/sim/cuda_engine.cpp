@@ -376,7 +376,7 @@ std::uint64_t* CudaEngine::claim_display_stamps(std::size_t index) {
 void CudaEngine::display_enqueued(cudaStream_t stream) { impl_->timing.end_graph_display(stream); }
 
 void CudaEngine::request_snapshots(std::uint64_t max_cells) {
-  impl_->snapshots.request(impl_->instances, max_cells);
+  impl_->snapshots.request(impl_->instances, max_cells, &impl_->timing);
 }
 
 std::vector<HostSnapshot> CudaEngine::snapshots() const {

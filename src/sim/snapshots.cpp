@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "life_kernels.hpp"
 #include "sim/instance.hpp"
+#include "sim/timing_ring.hpp"
 
 namespace ls::sim {
 
@@ -25,7 +26,7 @@ void poll_snapshot(const Instance& inst) noexcept {
   }
 }
 
-void SnapshotCopier::request(Instances& instances, std::uint64_t max_cells) {
+void SnapshotCopier::request(Instances& instances, std::uint64_t max_cells, const TimingRing* timing) {
   for (const auto& p : instances.all()) {
     Instance& inst = *p;
     InstanceSnapshots& snap = inst.snapshot;
@@ -55,6 +56,7 @@ void SnapshotCopier::request(Instances& instances, std::uint64_t max_cells) {
     // The fast device-side copy goes on the instance's stream (ordered with its steps); the slow
     // copy to the host runs on the low-priority stream, off the instance's critical path.
     const cudaStream_t stream = instances.stream_of(inst);
+    const bool timed = timing && timing->begin_snapshot(inst, stream);
     if (inst.layout() == Layout::bit_cells)
       CUDA_CHECK(cudaMemcpyAsync(snap.staging.get(), inst.front, bits, cudaMemcpyDeviceToDevice, stream));
     else
@@ -64,6 +66,7 @@ void SnapshotCopier::request(Instances& instances, std::uint64_t max_cells) {
     CUDA_CHECK(cudaStreamWaitEvent(stream_.get(), snap.converted.get(), 0));
     CUDA_CHECK(cudaMemcpyAsync(host.get(), snap.staging.get(), bits, cudaMemcpyDeviceToHost, stream_.get()));
     snap.copied.record(stream_.get());
+    if (timed) timing->end_snapshot(inst, stream_.get());
     snap.generation[static_cast<std::size_t>(target)] = inst.generation;
     snap.rule[static_cast<std::size_t>(target)] = inst.rule;
     snap.in_flight = target;

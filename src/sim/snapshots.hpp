@@ -16,6 +16,7 @@ namespace ls::sim {
 
 struct Instance;
 class Instances;
+class TimingRing;
 
 /// An instance's snapshot buffers and which of them holds what.
 struct InstanceSnapshots {
@@ -38,7 +39,8 @@ class SnapshotCopier {
   /// Starts a snapshot of every instance of at most `max_cells` cells whose previous one is not in
   /// flight and whose staging buffer fits; never blocks but for the first pinned allocation of an
   /// instance (counted as a host sync).
-  void request(Instances& instances, std::uint64_t max_cells);
+  /// With `timing`, a copy started in a timed frame is bracketed for its timeline.
+  void request(Instances& instances, std::uint64_t max_cells, const TimingRing* timing = nullptr);
   /// The newest finished snapshot of each instance that has one; host memory only.
   static std::vector<HostSnapshot> read(const Instances& instances);
 

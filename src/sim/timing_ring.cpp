@@ -105,6 +105,7 @@ TimingSlot& TimingRing::claim(Instance& inst, int s, int generations, std::size_
   slot.generations = generations;
   slot.stamp_index = index;
   slot.display_begun = slot.display_ended = false;
+  slot.snapshot_begun = slot.snapshot_ended = false;
   return slot;
 }
 
@@ -137,6 +138,25 @@ void TimingRing::end_display(Instance& inst, cudaStream_t stream) const {
   if (slot.frame != frame_count_ - 1 || !slot.display_begun || slot.display_ended) return;
   slot.display_end.record(stream);
   slot.display_ended = true;
+}
+
+bool TimingRing::begin_snapshot(Instance& inst, cudaStream_t stream) const {
+  const int s = current_timed_slot();
+  if (s < 0 || frames_[static_cast<std::size_t>(s)].mode == StreamMode::graph) return false;
+  TimingSlot& slot = inst.timing.slots[static_cast<std::size_t>(s)];
+  if (slot.frame != frame_count_ - 1 || slot.snapshot_begun) return false;
+  slot.snapshot_start.record(stream);
+  slot.snapshot_begun = true;
+  return true;
+}
+
+void TimingRing::end_snapshot(Instance& inst, cudaStream_t stream) const {
+  const int s = current_timed_slot();
+  if (s < 0) return;
+  TimingSlot& slot = inst.timing.slots[static_cast<std::size_t>(s)];
+  if (slot.frame != frame_count_ - 1 || !slot.snapshot_begun || slot.snapshot_ended) return;
+  slot.snapshot_end.record(stream);
+  slot.snapshot_ended = true;
 }
 
 void TimingRing::harvest(const InstanceList& instances, bool all) {
@@ -180,6 +200,13 @@ bool TimingRing::read_frame(const InstanceList& instances, std::size_t s) {
       const double d0 = elapsed_ms(ref, slot.display_start.get());
       bars.push_back({i, row, TimelineBar::Kind::display, d0, d1});
       busy += d1 - d0;
+    }
+    if (slot.snapshot_begun && slot.snapshot_ended) {
+      double c1 = 0;
+      if (!try_elapsed_ms(ref, slot.snapshot_end.get(), c1)) return false;
+      const double c0 = elapsed_ms(ref, slot.snapshot_start.get());
+      bars.push_back({i, row, TimelineBar::Kind::snapshot, c0, c1});
+      busy += c1 - c0;
     }
     // The instance's summary asked in this frame (summary_ring.hpp), if its slot still holds it.
     for (const SummarySlot& sum : instances[i]->summaries.slots) {

@@ -29,10 +29,14 @@ struct TimingSlot {
   std::size_t stamp_index = 0;  // stream mode graph: the instance's place in the frame's stamps
   bool display_begun = false;
   bool display_ended = false;
+  bool snapshot_begun = false;
+  bool snapshot_ended = false;
   cuda::Event step_start{cuda::Event::Create{}};
   cuda::Event step_end{cuda::Event::Create{}};
   cuda::Event display_start{cuda::Event::Create{}};
   cuda::Event display_end{cuda::Event::Create{}};
+  cuda::Event snapshot_start{cuda::Event::Create{}};
+  cuda::Event snapshot_end{cuda::Event::Create{}};
 };
 
 /// An instance's part of the ring and the statistics read from it.
@@ -70,6 +74,11 @@ class TimingRing {
   /// (Engine::begin_display); end_display closes a begun one.
   bool begin_display(Instance& inst, cudaStream_t stream) const;
   void end_display(Instance& inst, cudaStream_t stream) const;
+  /// As begin_display/end_display, for a recovery snapshot started in the current timed frame (its
+  /// device-side copy on the instance's stream, then the copy to the host on the snapshot stream).
+  /// Stream mode graph times by stamps, not events: its snapshots are not shown.
+  bool begin_snapshot(Instance& inst, cudaStream_t stream) const;
+  void end_snapshot(Instance& inst, cudaStream_t stream) const;
 
   // Stream mode `graph`: a timed frame is timed by %globaltimer stamps that its graphs' kernel
   // nodes write straight into pinned memory (kernels::launch_stamp), not by event-record nodes,

@@ -751,6 +751,43 @@ TEST_F(CudaEngineTest, SnapshotsCopyTheStateToTheHost) {
   }
 }
 
+// A snapshot started in a timed frame is that frame's work: a bar on its instance's row after the
+// instance's step, counted busy; an instance too large for a snapshot has none. Stream mode graph
+// times by stamps, not events, and shows no snapshot bars.
+TEST_F(CudaEngineTest, ASnapshotStartedInATimedFrameShowsOnItsInstancesRow) {
+  for (const StreamMode mode : {StreamMode::per_instance, StreamMode::shared, StreamMode::graph}) {
+    CudaEngine engine;
+    engine.set_stream_mode(mode);
+    engine.add(random_spec(256, 160, 0.4, 31, Variant::bitpacked, Rule::life(), 8));
+    engine.add(random_spec(1024, 1024, 0.4, 32, Variant::shared, Rule::life(), 1));
+    engine.step(8);
+    engine.request_snapshots(256 * 160);
+    engine.finish();
+    const FrameTimings frame = engine.frame_timings();
+    ASSERT_TRUE(frame.valid);
+    std::vector<TimelineBar> snaps;
+    std::optional<TimelineBar> step0;
+    double busy = 0;
+    for (const TimelineBar& b : engine.timeline()) {
+      if (b.kind == TimelineBar::Kind::snapshot) snaps.push_back(b);
+      if (b.kind == TimelineBar::Kind::step && b.instance == 0) step0 = b;
+      busy += b.end_ms - b.start_ms;
+    }
+    ASSERT_TRUE(step0.has_value());
+    if (mode == StreamMode::graph) {
+      EXPECT_TRUE(snaps.empty());
+      continue;
+    }
+    ASSERT_EQ(snaps.size(), 1u) << "instance 0 only: instance 1 is above the size";
+    EXPECT_EQ(snaps[0].instance, 0u);
+    EXPECT_EQ(snaps[0].stream, step0->stream);
+    EXPECT_GE(snaps[0].start_ms, step0->end_ms - 1e-9);
+    EXPECT_GT(snaps[0].end_ms, snaps[0].start_ms);
+    EXPECT_NEAR(frame.busy_ms, busy, 1e-6);
+    ASSERT_EQ(engine.snapshots().size(), 1u);
+  }
+}
+
 // Through the Engine interface alone, as the app's recovery uses it: the engine names its device,
 // and its snapshots are the lattices at the request (here after finish(), so they have landed).
 TEST_F(CudaEngineTest, SnapshotsThroughTheEngineInterfaceAreTheLatticesAtTheRequest) {
