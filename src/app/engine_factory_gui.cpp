@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app/engine_factory.hpp"
@@ -19,6 +20,28 @@
 
 namespace ls {
 
+#if defined(LIFESTREAMS_HAVE_CUDA)
+interop::InstancePlaces instance_places(multi::MultiEngine& multi) {
+  return [&multi](std::size_t n, std::vector<interop::InstancePlace>& out) {
+    out.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      interop::InstancePlace& p = out[i];
+      p.local = multi.local_of(i);
+      if (multi.is_split(i)) {
+        p.slot = 0;
+        auto& split = static_cast<multi::SplitEngine&>(multi.split_engine());
+        p.bands = split.lattice(p.local).band_views();
+        std::tie(p.display_start, p.display_end) = split.display_marks(p.local);
+      } else {
+        p.slot = multi.slot_of(i);
+        p.bands.clear();
+        p.display_start = p.display_end = nullptr;
+      }
+    }
+  };
+}
+#endif
+
 namespace {
 
 /// The filler of an engine over several GPUs: tiles of the display slot's instances drawn by
@@ -27,21 +50,7 @@ void add_multi_filler(DisplayedEngine& made, EngineChoice& choice, int display_d
 #if defined(LIFESTREAMS_HAVE_CUDA)
   multi::MultiEngine* multi = choice.multi;
   const std::size_t display_slot = multi->slot_of_device(display_device);
-  // Instance i's slot and its index in that slot's engine; a split instance's bands.
-  interop::InstancePlaces places = [multi](std::size_t n, std::vector<interop::InstancePlace>& out) {
-    out.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      interop::InstancePlace& p = out[i];
-      p.local = multi->local_of(i);
-      if (multi->is_split(i)) {
-        p.slot = 0;
-        p.bands = static_cast<multi::SplitEngine&>(multi->split_engine()).lattice(p.local).band_views();
-      } else {
-        p.slot = multi->slot_of(i);
-        p.bands.clear();
-      }
-    }
-  };
+  interop::InstancePlaces places = instance_places(*multi);
   made.filler = std::make_unique<interop::MultiTileFiller>(*choice.engine, choice.slot_cuda, display_slot,
                                                            std::move(places));
 #else

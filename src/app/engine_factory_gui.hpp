@@ -9,6 +9,10 @@
 #include "app/cli_devices.hpp"
 #include "core/engine.hpp"
 #include "render/tile_filler.hpp"
+#if defined(LIFESTREAMS_HAVE_CUDA)
+#include "interop/multi_tile_filler.hpp"
+#include "multi/multi_engine.hpp"
+#endif
 
 namespace ls {
 
@@ -38,5 +42,11 @@ DisplayedEngine make_displayed_engine(std::string_view backend, int device);
 DisplayedEngine make_displayed_engine(std::string_view backend, const DeviceList& devices,
                                       std::string_view option, std::optional<int> display_device,
                                       bool split = false);
+
+#if defined(LIFESTREAMS_HAVE_CUDA)
+/// Where each instance of `multi` runs, for its MultiTileFiller: its slot and index there, or a
+/// split instance's bands and the brackets of their timeline display bars. `multi` must outlive it.
+interop::InstancePlaces instance_places(multi::MultiEngine& multi);
+#endif
 
 }  // namespace ls

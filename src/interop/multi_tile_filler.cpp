@@ -382,7 +382,8 @@ void MultiTileFiller::count_split_tiles(render::Tiles tiles, const std::vector<v
   for (const std::size_t i : s.split_tiles) {
     render::Tile& tile = *tiles[i];
     s.split_views.push_back(tile_view(tile, placements[i], options, palette));
-    multi_of(tile).split->count(s.places[i].bands, s.split_views.back());
+    const InstancePlace& p = s.places[i];
+    multi_of(tile).split->count(p.bands, s.split_views.back(), p.display_start, p.display_end);
     tile.drawn = render::Tile::Drawn::device;
   }
 }

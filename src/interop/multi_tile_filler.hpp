@@ -23,9 +23,13 @@ namespace ls::interop {
 /// Where instance `index` of the several-GPU engine runs: its slot and its index in that slot's
 /// engine; or, for an instance split across GPUs, its bands (then slot and local are unused).
 struct InstancePlace {
+  using BandMark = std::function<void(int band, cudaStream_t stream)>;
   std::size_t slot = 0;
   std::size_t local = 0;
   std::vector<multi::BandView> bands;  // non-empty: a split instance, drawn band by band
+  /// A split instance's timeline brackets around each band's part of drawing its tile (its device
+  /// current), where the frame is timed (SplitEngine::display_marks).
+  BandMark display_start, display_end;
 };
 /// The places of instances 0..n-1 into `out` (resized to n), once per fill.
 using InstancePlaces = std::function<void(std::size_t n, std::vector<InstancePlace>& out)>;

@@ -94,7 +94,8 @@ bool SplitTile::host_staged() const {
   return false;
 }
 
-void SplitTile::count(const std::vector<multi::BandView>& bands, const kernels::TileView& view) {
+void SplitTile::count(const std::vector<multi::BandView>& bands, const kernels::TileView& view,
+                      const BandMark& start, const BandMark& end) {
   const std::size_t bytes = static_cast<std::size_t>(width_) * static_cast<std::size_t>(height_) * 4;
   for (std::size_t i = 0; i < bands.size(); ++i) {
     const multi::BandView& v = bands[i];
@@ -102,10 +103,12 @@ void SplitTile::count(const std::vector<multi::BandView>& bands, const kernels::
     cuda::DeviceGuard on(b.device);
     // The display has taken the last frame's counts before this frame's overwrite them.
     CUDA_CHECK(cudaStreamWaitEvent(v.stream, display_side_->copied.get(), 0));
+    if (start) start(static_cast<int>(i), v.stream);
     kernels::launch_count_tile_band(v.layout, v.own_rows, v.width, v.height, v.first_row, v.rows,
                                     b.counts.as<std::uint32_t>(), width_, height_, view, v.stream);
     if (b.copy == RemoteCopy::host_staged)
       CUDA_CHECK(cudaMemcpyAsync(b.pinned.get(), b.counts.get(), bytes, cudaMemcpyDeviceToHost, v.stream));
+    if (end) end(static_cast<int>(i), v.stream);
     b.counted.record(v.stream);
   }
 }

@@ -13,6 +13,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -35,8 +36,11 @@ class SplitTile {
   bool fits(const std::vector<multi::BandView>& bands, int width, int height) const;
   /// Whether some band's counts go through host memory (no peer access to the display GPU).
   bool host_staged() const;
-  /// On each band's GPU and stream (its device made current here): this frame's counts for `view`.
-  void count(const std::vector<multi::BandView>& bands, const kernels::TileView& view);
+  /// On each band's GPU and stream (its device made current here): this frame's counts for `view`,
+  /// between `start` and `end` (band index, stream) where given (timeline brackets).
+  using BandMark = std::function<void(int band, cudaStream_t stream)>;
+  void count(const std::vector<multi::BandView>& bands, const kernels::TileView& view,
+             const BandMark& start = {}, const BandMark& end = {});
   /// Display GPU current, on its render stream while the atlas is mapped: waits for every band's
   /// counts, brings them over and shades the tile into `surface` at (view.surface_x, view.surface_y).
   void shade(cudaSurfaceObject_t surface, const kernels::TileView& view, cudaStream_t stream);

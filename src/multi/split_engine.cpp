@@ -254,6 +254,11 @@ InstanceStatus SplitEngine::status(std::size_t index) const {
   return s;
 }
 
+std::pair<SplitLattice::BandHook, SplitLattice::BandHook> SplitEngine::display_marks(std::size_t index) {
+  BandTimings& t = *at(index).timing;
+  return {t.mark(TimelineBar::Kind::display, false), t.mark(TimelineBar::Kind::display, true)};
+}
+
 void SplitEngine::request_snapshots(std::uint64_t max_cells) {
   for (auto& e : instances_) {
     const SplitLattice& l = *e->lattice;

@@ -12,13 +12,15 @@
 // Recovery snapshots as the one-GPU engine's: lattices of at most the asked cells, copied to pinned
 // host memory band by band, never waited for.
 //
-// Each band of a timed frame also shows its first launch's halo exchange, and the summary and the
-// snapshot asked in the frame, as bars on its row. What it does not do yet: display brackets
-// (begin_display() is false; split tiles are drawn band by band by the display, interop/split_tile).
+// Each band of a timed frame also shows its first launch's halo exchange, the summary and the
+// snapshot asked in the frame, and its part of the tile's drawing, as bars on its row. The display
+// draws a split tile band by band (interop/split_tile), so begin_display() is false and each band's
+// part is bracketed by display_marks() instead.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/engine.hpp"
@@ -75,6 +77,10 @@ class SplitEngine final : public Engine {
   std::vector<TimelineBar> timeline() const override { return timings_.newest_timeline(); }
   bool begin_display(std::size_t) override { return false; }
   void end_display(std::size_t) override {}
+
+  /// Hooks that bracket a band's part of drawing instance `index`'s tile (band, the band's stream;
+  /// its device current) in the current timed frame; empty hooks in an untimed one.
+  std::pair<SplitLattice::BandHook, SplitLattice::BandHook> display_marks(std::size_t index);
 
   /// A host snapshot of every instance of at most `max_cells` cells (SplitLattice::request_snapshot).
   void request_snapshots(std::uint64_t max_cells) override;

@@ -8,8 +8,9 @@
 // earliest band start (the GPUs start a frame within the host's hand-out of it); the frame's span
 // is the longest GPU's span, its busy time the sum over all bands' steps, summaries and snapshots.
 // Besides its step, a band of a timed frame brackets the halo exchange of the frame's first launch
-// (on the stream it runs on), and the summary and the snapshot the frame asks: bars of their own
-// kind on the band's row (an exchange, beside the step, is not counted busy: it mostly waits). An instance's
+// (on the stream it runs on), the summary and the snapshot the frame asks, and its part of the
+// frame's display (the tile's counts on its rows): bars of their own kind on the band's row (an
+// exchange, beside the step, is not counted busy: it mostly waits). An instance's
 // step time is its longest band's (the bands run side by side). Timeline rows are grouped per GPU: the rows
 // of the first listed GPU's bands (instance by instance, band by band) come first, then the next GPU's.
 #pragma once
@@ -49,8 +50,9 @@ class BandTimings {
   void close() { open_ = false; }
   /// Whether the current frame is timed and this instance stepped in it.
   bool open() const { return open_; }
-  /// A hook that records the start (`end` false) or the end of work of `kind` (exchange, summary or
-  /// snapshot) in the claimed frame, on the stream the hook is given; empty when !open().
+  /// A hook that records the start (`end` false) or the end of work of `kind` (exchange, summary,
+  /// snapshot, or display: the band's part of drawing the instance's tile) in the claimed frame, on
+  /// the stream the hook is given, with the band's device current; empty when !open().
   SplitLattice::BandHook mark(TimelineBar::Kind kind, bool end);
 
   StatSummary step_ms() const { return step_.summary(); }
@@ -60,8 +62,9 @@ class BandTimings {
  private:
   friend class SplitTimings;
   /// The kinds mark() brackets, in their order in Slot::marks.
-  static constexpr std::array<TimelineBar::Kind, 3> kMarked = {
-      TimelineBar::Kind::exchange, TimelineBar::Kind::summary, TimelineBar::Kind::snapshot};
+  static constexpr std::array<TimelineBar::Kind, 4> kMarked = {
+      TimelineBar::Kind::exchange, TimelineBar::Kind::summary, TimelineBar::Kind::snapshot,
+      TimelineBar::Kind::display};
   struct Marked {
     cuda::Event start, end;  // made on the band's thread at first use
     bool recorded = false;   // in the slot's frame

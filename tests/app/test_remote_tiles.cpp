@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "app/engine_factory_gui.hpp"
 #include "app_test_util.hpp"
 #include "core/engine.hpp"
 #include "core/error.hpp"
@@ -66,7 +67,7 @@ Slots cuda_slots(const std::vector<int>& devices) {
 interop::InstancePlaces places_of(multi::MultiEngine& engine) {
   return [&engine](std::size_t n, std::vector<interop::InstancePlace>& out) {
     out.resize(n);
-    for (std::size_t i = 0; i < n; ++i) out[i] = {engine.slot_of(i), engine.local_of(i), {}};
+    for (std::size_t i = 0; i < n; ++i) out[i] = {engine.slot_of(i), engine.local_of(i), {}, {}, {}};
   };
 }
 
@@ -181,21 +182,6 @@ std::string pixel_difference(const std::vector<std::uint32_t>& got, const std::v
   return buf;
 }
 
-/// Places as the app's factory gives them: a split instance carries its bands.
-interop::InstancePlaces split_places_of(multi::MultiEngine& engine) {
-  return [&engine](std::size_t n, std::vector<interop::InstancePlace>& out) {
-    out.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      out[i].local = engine.local_of(i);
-      out[i].slot = engine.is_split(i) ? 0 : engine.slot_of(i);
-      out[i].bands.clear();
-      if (engine.is_split(i))
-        out[i].bands =
-            static_cast<multi::SplitEngine&>(engine.split_engine()).lattice(out[i].local).band_views();
-    }
-  };
-}
-
 // Issue 12, Display: a split instance's tile, drawn band by band (each band counts its rows' live
 // samples on its GPU, the display GPU sums and shades), equals the one-GPU path's pixels at every
 // frame while stepping: zoomed in with grid lines, zoomed out past 32 samples per axis, with and
@@ -236,7 +222,7 @@ TEST(RemoteTiles, SplitInstancesShowThePixelsTheOneGpuPathDraws) {
       render::TileRenderer several_renderer(
           render::find_data_dir("shaders"),
           std::make_unique<interop::MultiTileFiller>(*several.engine, several.cuda, 0,
-                                                     split_places_of(*several.engine)));
+                                                     instance_places(*several.engine)));
       const render::DisplayOptions options{true, age};
       // The views as four_tiles gives them for a square lattice; the split lattices are 32 rows
       // taller, which the views' wrap covers.
@@ -261,6 +247,15 @@ TEST(RemoteTiles, SplitInstancesShowThePixelsTheOneGpuPathDraws) {
       }
       EXPECT_GT(changes, 3) << "the split tile showed the soup evolving";
       several.engine->finish();
+      // Each band's part of drawing a split tile is in the timeline (every frame is timed): a
+      // display bar on every band's row of each split instance, on the band's GPU.
+      int split_display = 0;
+      for (const TimelineBar& b : several.engine->timeline())
+        if (b.kind == TimelineBar::Kind::display && several.engine->is_split(b.instance)) {
+          ++split_display;
+          EXPECT_GT(b.end_ms, b.start_ms);
+        }
+      EXPECT_EQ(split_display, 3 * static_cast<int>(devices.size()));
     }
   }
 }
