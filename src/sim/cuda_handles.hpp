@@ -55,6 +55,7 @@ class Event {
   struct Create {};
   explicit Event(Create, bool timing = true) {
     CUDA_CHECK(cudaEventCreateWithFlags(&event_, timing ? cudaEventDefault : cudaEventDisableTiming));
+    live_.fetch_add(1, std::memory_order_relaxed);
   }
   Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
   Event& operator=(Event&& other) noexcept {
@@ -71,6 +72,9 @@ class Event {
   cudaEvent_t get() const { return event_; }
   explicit operator bool() const { return event_ != nullptr; }
   void record(cudaStream_t stream) const { CUDA_CHECK(cudaEventRecord(event_, stream)); }
+  /// Events held by every Event of the process, all devices (tests: the engines destroy every
+  /// event they made).
+  static std::size_t live() { return live_.load(std::memory_order_relaxed); }
   /// Records on `stream`, or, while `stream` is being captured, adds an event-record node to the
   /// graph (so that each launch of the graph records the event, as a plain record would).
   /// `capturing` says whether `stream` is being captured: the caller knows, and
@@ -86,10 +90,14 @@ class Event {
 
  private:
   void reset() noexcept {
-    if (event_) cudaEventDestroy(event_);
+    if (event_) {
+      cudaEventDestroy(event_);
+      live_.fetch_sub(1, std::memory_order_relaxed);
+    }
     event_ = nullptr;
   }
   cudaEvent_t event_ = nullptr;
+  static inline std::atomic<std::size_t> live_{0};
 };
 
 /// Device memory from cudaMalloc.
