@@ -68,7 +68,7 @@ struct Config {
   int instances = 1;
   StreamMode mode = StreamMode::per_instance;  // spread rows only: a split band has its own stream
   int k = 1;
-  int timing_period = 1;  // spread rows only: the split engine keeps no timing events
+  int timing_period = 1;  // the engine's timed frames: one in this many
   auto key() const {
     return std::tuple(static_cast<int>(layout), static_cast<int>(variant), width, height, instances,
                       static_cast<int>(mode), k, timing_period);
@@ -115,7 +115,8 @@ InstanceSpec spec_of(const Config& c, const Rule& rule, int instance) {
 /// One lattice split into one band per device (multi::SplitEngine: a host thread per band).
 class SplitWork final : public Work {
  public:
-  SplitWork(const std::vector<int>& devices, const InstanceSpec& spec) : engine_(devices) {
+  SplitWork(const std::vector<int>& devices, const InstanceSpec& spec, int timing_period) : engine_(devices) {
+    engine_.set_timing_period(timing_period);
     engine_.add(spec);
   }
   void enqueue(int frames, int k) override {
@@ -260,7 +261,8 @@ Measured measure(Work& work, int k, int frames, double target_ms) {
 /// The row's work on `devices`; on one device, the baseline: the one-GPU app's way.
 std::unique_ptr<Work> make_work(const Config& c, const Rule& rule, const std::vector<int>& devices) {
   if (devices.size() == 1) return std::make_unique<OneGpuWork>(devices.front(), c, rule);
-  if (c.layout == Layout::split) return std::make_unique<SplitWork>(devices, spec_of(c, rule, 0));
+  if (c.layout == Layout::split)
+    return std::make_unique<SplitWork>(devices, spec_of(c, rule, 0), c.timing_period);
   return std::make_unique<SpreadWork>(devices, c, rule, c.layout == Layout::spread_one_thread);
 }
 
@@ -327,7 +329,8 @@ std::vector<Config> sweep(const DevicesBench& b) {
       for (Variant v : variants)
         for (const int k : ks) {
           if (split) {
-            add_unique(out, {Layout::split, v, w, h, 1, StreamMode::per_instance, depth(v, k), 1});
+            for (const int t : periods)
+              add_unique(out, {Layout::split, v, w, h, 1, StreamMode::per_instance, depth(v, k), t});
             continue;
           }
           for (StreamMode m : modes)
@@ -352,6 +355,11 @@ std::string device_list(const std::vector<int>& devices, char separator) {
 
 std::string mode_of(const Config& c) {
   return c.layout == Layout::split ? "per-band" : std::string(stream_mode_name(c.mode));
+}
+
+/// The table's stream mode cell: the mode, and "1/N" when one frame in N is timed.
+std::string mode_cell(const Config& c) {
+  return mode_of(c) + (c.timing_period > 1 ? " 1/" + std::to_string(c.timing_period) : "");
 }
 
 void write_json(const DevicesBench& b, const std::vector<std::string>& names, const std::vector<Row>& rows) {
@@ -451,7 +459,7 @@ int run_devices_bench(const DevicesBench& b) {
     const char* same = r.same_hashes ? (*r.same_hashes ? "yes" : "NO") : "-";
     std::printf("%-9s %-10s %-13s %9d %-8s %-12s %3d %15.3e %15s %8s %9s %9.4f\n",
                 std::string(layout_name(c.layout)).c_str(), std::string(variant_name(c.variant)).c_str(),
-                lattice.c_str(), c.instances, device_list(r.devices, ',').c_str(), mode_of(c).c_str(), c.k,
+                lattice.c_str(), c.instances, device_list(r.devices, ',').c_str(), mode_cell(c).c_str(), c.k,
                 r.cups, one, speedup.c_str(), same, r.host_ms);
   }
   for (const Row& r : rows)
