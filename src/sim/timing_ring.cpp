@@ -3,6 +3,7 @@
 #include "sim/timing_ring.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "sim/event_reads.hpp"
 #include "sim/instance.hpp"
@@ -84,8 +85,8 @@ std::uint64_t* TimingRing::claim_display_stamps(Instance& inst) {
   FrameRecord& record = frames_[static_cast<std::size_t>(s)];
   if (record.mode != StreamMode::graph) return nullptr;
   TimingSlot& slot = inst.timing.slots[static_cast<std::size_t>(s)];
-  if (slot.frame != frame_count_ - 1 || slot.display_begun) return nullptr;
-  slot.display_begun = slot.display_ended = true;
+  if (slot.frame != frame_count_ - 1 || slot.display.begun) return nullptr;
+  slot.display.begun = slot.display.ended = true;
   record.display_claimed = true;
   return stamps_of(static_cast<std::size_t>(s)) + 1 + 4 * slot.stamp_index + 2;
 }
@@ -104,8 +105,8 @@ TimingSlot& TimingRing::claim(Instance& inst, int s, int generations, std::size_
   slot.frame = frame_count_ - 1;
   slot.generations = generations;
   slot.stamp_index = index;
-  slot.display_begun = slot.display_ended = false;
-  slot.snapshot_begun = slot.snapshot_ended = false;
+  slot.display.begun = slot.display.ended = false;
+  slot.snapshot.begun = slot.snapshot.ended = false;
   return slot;
 }
 
@@ -115,48 +116,47 @@ int TimingRing::current_timed_slot() const {
   return frames_[s].frame == frame_count_ - 1 ? static_cast<int>(s) : -1;
 }
 
-bool TimingRing::begin_display(Instance& inst, cudaStream_t stream) const {
+Bracket* TimingRing::open_bracket(Instance& inst, Bracket TimingSlot::*which) const {
   const int s = current_timed_slot();
-  if (s < 0) return false;  // not a timed frame
-  // A graph frame's display is timed by stamps (claim_display_stamps).
-  if (frames_[static_cast<std::size_t>(s)].mode == StreamMode::graph) return false;
+  if (s < 0) return nullptr;  // not a timed frame
+  // A graph frame is timed by stamps (claim_display_stamps), not events.
+  if (frames_[static_cast<std::size_t>(s)].mode == StreamMode::graph) return nullptr;
   TimingSlot& slot = inst.timing.slots[static_cast<std::size_t>(s)];
-  if (slot.frame != frame_count_ - 1) return false;  // added after this frame's step
+  if (slot.frame != frame_count_ - 1) return nullptr;  // added after this frame's step
+  return &(slot.*which);
+}
+
+bool TimingRing::begin_display(Instance& inst, cudaStream_t stream) const {
+  Bracket* b = open_bracket(inst, &TimingSlot::display);
   // Redraws after the frame's first one (a paused app draws without stepping) are not the frame's
   // work: re-recording here stretched the frame's span over the whole pause (issue 10).
-  if (slot.display_begun) return false;
-  slot.display_start.record(stream);
-  slot.display_begun = true;
-  slot.display_ended = false;
+  if (!b || b->begun) return false;
+  b->start.record(stream);
+  b->begun = true;
+  b->ended = false;
   return true;
 }
 
 void TimingRing::end_display(Instance& inst, cudaStream_t stream) const {
-  const int s = current_timed_slot();
-  if (s < 0) return;
-  TimingSlot& slot = inst.timing.slots[static_cast<std::size_t>(s)];
-  if (slot.frame != frame_count_ - 1 || !slot.display_begun || slot.display_ended) return;
-  slot.display_end.record(stream);
-  slot.display_ended = true;
+  Bracket* b = open_bracket(inst, &TimingSlot::display);
+  if (!b || !b->begun || b->ended) return;
+  b->end.record(stream);
+  b->ended = true;
 }
 
 bool TimingRing::begin_snapshot(Instance& inst, cudaStream_t stream) const {
-  const int s = current_timed_slot();
-  if (s < 0 || frames_[static_cast<std::size_t>(s)].mode == StreamMode::graph) return false;
-  TimingSlot& slot = inst.timing.slots[static_cast<std::size_t>(s)];
-  if (slot.frame != frame_count_ - 1 || slot.snapshot_begun) return false;
-  slot.snapshot_start.record(stream);
-  slot.snapshot_begun = true;
+  Bracket* b = open_bracket(inst, &TimingSlot::snapshot);
+  if (!b || b->begun) return false;
+  b->start.record(stream);
+  b->begun = true;
   return true;
 }
 
 void TimingRing::end_snapshot(Instance& inst, cudaStream_t stream) const {
-  const int s = current_timed_slot();
-  if (s < 0) return;
-  TimingSlot& slot = inst.timing.slots[static_cast<std::size_t>(s)];
-  if (slot.frame != frame_count_ - 1 || !slot.snapshot_begun || slot.snapshot_ended) return;
-  slot.snapshot_end.record(stream);
-  slot.snapshot_ended = true;
+  Bracket* b = open_bracket(inst, &TimingSlot::snapshot);
+  if (!b || !b->begun || b->ended) return;
+  b->end.record(stream);
+  b->ended = true;
 }
 
 void TimingRing::harvest(const InstanceList& instances, bool all) {
@@ -194,19 +194,14 @@ bool TimingRing::read_frame(const InstanceList& instances, std::size_t s) {
     const double start = elapsed_ms(ref, slot.step_start.get());
     bars.push_back({i, row, TimelineBar::Kind::step, start, end});
     busy += end - start;
-    if (slot.display_begun && slot.display_ended) {
-      double d1 = 0;
-      if (!try_elapsed_ms(ref, slot.display_end.get(), d1)) return false;
-      const double d0 = elapsed_ms(ref, slot.display_start.get());
-      bars.push_back({i, row, TimelineBar::Kind::display, d0, d1});
-      busy += d1 - d0;
-    }
-    if (slot.snapshot_begun && slot.snapshot_ended) {
-      double c1 = 0;
-      if (!try_elapsed_ms(ref, slot.snapshot_end.get(), c1)) return false;
-      const double c0 = elapsed_ms(ref, slot.snapshot_start.get());
-      bars.push_back({i, row, TimelineBar::Kind::snapshot, c0, c1});
-      busy += c1 - c0;
+    for (const auto& [bracket, kind] : {std::pair{&slot.display, TimelineBar::Kind::display},
+                                        std::pair{&slot.snapshot, TimelineBar::Kind::snapshot}}) {
+      if (!bracket->complete()) continue;
+      double b1 = 0;
+      if (!try_elapsed_ms(ref, bracket->end.get(), b1)) return false;
+      const double b0 = elapsed_ms(ref, bracket->start.get());
+      bars.push_back({i, row, kind, b0, b1});
+      busy += b1 - b0;
     }
     // The instance's summary asked in this frame (summary_ring.hpp), if its slot still holds it.
     for (const SummarySlot& sum : instances[i]->summaries.slots) {
@@ -242,7 +237,7 @@ bool TimingRing::read_graph_frame(const InstanceList& instances, std::size_t s) 
     const std::size_t at = 1 + 4 * slot.stamp_index;
     bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::step, ms(at), ms(at + 1)});
     busy += ms(at + 1) - ms(at);
-    if (display && slot.display_begun && slot.display_ended) {
+    if (display && slot.display.complete()) {
       bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::display, ms(at + 2), ms(at + 3)});
       busy += ms(at + 3) - ms(at + 2);
     }

@@ -22,21 +22,25 @@ struct Instance;
 inline constexpr std::size_t kTimingRing = 4;
 inline constexpr std::uint64_t kNoFrame = std::numeric_limits<std::uint64_t>::max();
 
+/// Work besides the step that an instance may do once in a timed frame (its display, a snapshot):
+/// begun and ended by a pair of events, shown when both were recorded.
+struct Bracket {
+  bool begun = false;
+  bool ended = false;
+  cuda::Event start{cuda::Event::Create{}};
+  cuda::Event end{cuda::Event::Create{}};
+  bool complete() const { return begun && ended; }
+};
+
 /// Timing events of one instance in one timed frame.
 struct TimingSlot {
   std::uint64_t frame = kNoFrame;
   int generations = 0;
   std::size_t stamp_index = 0;  // stream mode graph: the instance's place in the frame's stamps
-  bool display_begun = false;
-  bool display_ended = false;
-  bool snapshot_begun = false;
-  bool snapshot_ended = false;
   cuda::Event step_start{cuda::Event::Create{}};
   cuda::Event step_end{cuda::Event::Create{}};
-  cuda::Event display_start{cuda::Event::Create{}};
-  cuda::Event display_end{cuda::Event::Create{}};
-  cuda::Event snapshot_start{cuda::Event::Create{}};
-  cuda::Event snapshot_end{cuda::Event::Create{}};
+  Bracket display;   // stream mode graph: begun/ended only (its times are stamps)
+  Bracket snapshot;  // not in stream mode graph
 };
 
 /// An instance's part of the ring and the statistics read from it.
@@ -126,6 +130,9 @@ class TimingRing {
     bool display_recorded = false;
   };
 
+  /// The bracket `which` of the instance's slot in the current timed frame, unless the frame is
+  /// untimed, of stream mode graph, or the instance was added after its step.
+  Bracket* open_bracket(Instance& inst, Bracket TimingSlot::*which) const;
   bool read_frame(const InstanceList& instances, std::size_t s);
   bool read_graph_frame(const InstanceList& instances, std::size_t s);
   void publish(const InstanceList& instances, std::size_t s, std::vector<TimelineBar> bars, double busy);
