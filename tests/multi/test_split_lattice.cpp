@@ -176,8 +176,8 @@ class ForcedTrim {
 };
 
 // Interiors that leave more rows to the edge windows: the windows grow, and the band's first and
-// last trim + k rows come from them. Exact at every trim, k and band height, including trims a
-// band is too thin for (they fall back to none).
+// last trim + k rows come from them. Exact for every variant at every trim, k and band height,
+// including trims a band is too thin for (they fall back to none).
 TEST_F(SplitLatticeTest, TrimmedInteriorsStayExact) {
   std::mt19937_64 rng(47);
   for (const auto& devices : band_layouts()) {
@@ -185,25 +185,31 @@ TEST_F(SplitLatticeTest, TrimmedInteriorsStayExact) {
     const int n = static_cast<int>(devices.size());
     for (const int trim : {16, 48, 96}) {
       const ForcedTrim forced(trim);
-      for (const int k : {1, 5, 16, 33}) {
-        const int band_rows = 96 + 64 * static_cast<int>(rng() % 5);  // k = 33 needs 66 rows
-        const Rule rule = rng() % 2 ? Rule::life() : random_rule(rng);
-        const InstanceSpec spec = soup(160, band_rows * n, Variant::bitpacked, k, rule, rng(), 0.35);
-        engine.add(spec);
-        const SplitLattice& l = engine.lattice(0);
-        const bool fits = l.edges_first() && band_rows >= 2 * (trim + k) + 32 &&
-                          band_rows + l.halo() >= (l.halo() + trim + 2 * k + 31) / 32 * 32;
-        EXPECT_EQ(l.interior_trim(), fits ? trim : 0)
-            << band_rows << " rows per band, k=" << k << ", trim " << trim << " asked";
-        Lattice want = Lattice::random(160, band_rows * n, 0.35, std::get<RandomInit>(spec.init).seed);
-        for (const int steps : {k, 1, 2 * k + 5}) {
-          engine.step(steps);
-          cpu_run(want, rule, steps, 1);
-          ASSERT_EQ(difference(engine.read(0), want), "")
-              << name_of(devices) << ", " << band_rows << " rows per band, k=" << k << ", trim "
-              << l.interior_trim() << ", rule " << rule.to_string();
+      for (const Variant v : kAllVariants) {
+        const std::vector<int> ks =
+            variant_iterates(v) ? std::vector<int>{1, 5, 16, 33} : std::vector<int>{1};
+        for (const int k : ks) {
+          const int depth = variant_iterates(v) ? k : 1;
+          const int band_rows = 96 + 64 * static_cast<int>(rng() % 5);  // k = 33 needs 66 rows
+          const Rule rule = rng() % 2 ? Rule::life() : random_rule(rng);
+          const InstanceSpec spec = soup(160, band_rows * n, v, k, rule, rng(), 0.35);
+          engine.add(spec);
+          const SplitLattice& l = engine.lattice(0);
+          const bool fits = l.edges_first() && band_rows >= 2 * (trim + depth) + 32 &&
+                            band_rows + l.halo() >= (l.halo() + trim + 2 * depth + 31) / 32 * 32;
+          EXPECT_EQ(l.interior_trim(), fits ? trim : 0)
+              << variant_name(v) << ", " << band_rows << " rows per band, k=" << k << ", trim " << trim;
+          Lattice want = Lattice::random(160, band_rows * n, 0.35, std::get<RandomInit>(spec.init).seed);
+          for (const int steps : {k, 1, 2 * k + 5}) {
+            engine.step(steps);
+            cpu_run(want, rule, steps, 1);
+            ASSERT_EQ(difference(engine.read(0), want), "")
+                << name_of(devices) << ", " << variant_name(v) << ", " << band_rows
+                << " rows per band, k=" << k << ", trim " << l.interior_trim() << ", rule "
+                << rule.to_string();
+          }
+          engine.remove(0);
         }
-        engine.remove(0);
       }
     }
   }
