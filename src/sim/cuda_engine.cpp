@@ -238,6 +238,7 @@ void CudaEngine::step_graph(int generations, int timed_slot) {
     if (summaries && inst.summaries.deferred) {
       e.branch_work[i].summary_slot =
           static_cast<int>(sim::SummaryRequests::claim_slot(inst, e.timing.frame_count(), &known));
+      if (timed_slot >= 0) inst.timing.slots[static_cast<std::size_t>(timed_slot)].graph_summary = true;
       if (i < sim::FrameSummaries::kBranches) e.branch_work[i].summary_words = e.frame_summaries.device(i);
     }
   }

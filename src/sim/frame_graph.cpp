@@ -48,12 +48,14 @@ void FrameGraphCache::enqueue_branches(const InstanceList& instances, int genera
     for (std::size_t i = first; i < end; ++i) {
       const Instance& inst = *instances[i];
       // The summary reads the state as it was when it was asked for: before this frame's steps.
+      std::uint64_t* stamps = work[i].step_stamps;
+      const bool summary = work[i].summary_words || work[i].summary_slot >= 0;
+      if (stamps && summary) kernels::launch_stamp(stamps + 4, branch);  // ends at the step's start
       if (work[i].summary_words)
         kernels::launch_summary_onto(inst.layout(), inst.front, inst.width, inst.height,
                                      work[i].summary_words, branch);
       else if (work[i].summary_slot >= 0)
         SummaryRequests::enqueue_summary(inst, static_cast<std::size_t>(work[i].summary_slot), branch);
-      std::uint64_t* stamps = work[i].step_stamps;
       if (stamps) kernels::launch_stamp(stamps, branch);
       enqueue_generations(inst, generations, branch, side_by_side);
       if (stamps) kernels::launch_stamp(stamps + 1, branch);

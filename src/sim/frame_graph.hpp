@@ -43,7 +43,8 @@ struct BranchWork {
   int summary_slot = -1;                   // -1: no summary in this frame
   std::uint64_t* summary_words = nullptr;  // the summary's device words in the frame's gathered
                                            // results (FrameSummaries); null: the slot's own
-  std::uint64_t* step_stamps = nullptr;    // timed frame: [start, end] (TimingRing::step_stamps)
+  std::uint64_t* step_stamps = nullptr;    // timed frame: [start, end, .., .., summary start]
+                                           // (TimingRing::step_stamps)
 };
 
 /// A frame's gathered summary results: `words` device words at `device`, zeroed before the

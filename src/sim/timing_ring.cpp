@@ -50,11 +50,11 @@ int TimingRing::start_frame(StreamMode mode, cudaStream_t reference_stream) {
 }
 
 void TimingRing::reserve_stamps(std::size_t instances) {
-  const std::size_t stride = 1 + 4 * instances;
+  const std::size_t stride = 1 + kStampsPerInstance * instances;
   if (stride <= stamp_stride_) return;
   // Room for 128 instances at first (16 KB), twice the need after; the old memory may still be
   // written by frames in flight, so it is kept, not freed (freeing would wait for the device).
-  const std::size_t grown = std::max({stride, 2 * stamp_stride_, std::size_t{1 + 4 * 128}});
+  const std::size_t grown = std::max({stride, 2 * stamp_stride_, std::size_t{1 + kStampsPerInstance * 128}});
   cuda::PinnedBuffer fresh(kTimingRing * grown * sizeof(std::uint64_t));
   if (stamps_) retired_stamps_.push_back(std::move(stamps_));
   stamps_ = std::move(fresh);
@@ -70,7 +70,7 @@ std::uint64_t* TimingRing::stamps_of(std::size_t s) const {
 std::uint64_t* TimingRing::reference_stamp(int s) const { return stamps_of(static_cast<std::size_t>(s)); }
 
 std::uint64_t* TimingRing::step_stamps(int s, std::size_t i) const {
-  return stamps_of(static_cast<std::size_t>(s)) + 1 + 4 * i;
+  return stamps_of(static_cast<std::size_t>(s)) + 1 + kStampsPerInstance * i;
 }
 
 void TimingRing::end_graph_step(cudaStream_t frame_stream) {
@@ -88,7 +88,7 @@ std::uint64_t* TimingRing::claim_display_stamps(Instance& inst) {
   if (slot.frame != frame_count_ - 1 || slot.display.begun) return nullptr;
   slot.display.begun = slot.display.ended = true;
   record.display_claimed = true;
-  return stamps_of(static_cast<std::size_t>(s)) + 1 + 4 * slot.stamp_index + 2;
+  return stamps_of(static_cast<std::size_t>(s)) + 1 + kStampsPerInstance * slot.stamp_index + 2;
 }
 
 void TimingRing::end_graph_display(cudaStream_t stream) {
@@ -107,6 +107,7 @@ TimingSlot& TimingRing::claim(Instance& inst, int s, int generations, std::size_
   slot.stamp_index = index;
   slot.display.begun = slot.display.ended = false;
   slot.snapshot.begun = slot.snapshot.ended = false;
+  slot.graph_summary = false;
   return slot;
 }
 
@@ -234,9 +235,14 @@ bool TimingRing::read_graph_frame(const InstanceList& instances, std::size_t s) 
   for (std::size_t i = 0; i < instances.size(); ++i) {
     const TimingSlot& slot = instances[i]->timing.slots[s];
     if (slot.frame != record.frame) continue;
-    const std::size_t at = 1 + 4 * slot.stamp_index;
+    const std::size_t at = 1 + kStampsPerInstance * slot.stamp_index;
     bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::step, ms(at), ms(at + 1)});
     busy += ms(at + 1) - ms(at);
+    // The summary in the instance's branch ends where its step starts (step_stamps).
+    if (slot.graph_summary) {
+      bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::summary, ms(at + 4), ms(at)});
+      busy += ms(at) - ms(at + 4);
+    }
     if (display && slot.display.complete()) {
       bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::display, ms(at + 2), ms(at + 3)});
       busy += ms(at + 3) - ms(at + 2);

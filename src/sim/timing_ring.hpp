@@ -20,6 +20,9 @@ struct Instance;
 
 /// Frames of timing events each instance keeps: reading them a frame or two late never waits.
 inline constexpr std::size_t kTimingRing = 4;
+/// Stream mode graph: each instance's stamps in a timed frame: step start and end, display start
+/// and end, summary start (its end is the step's start: the branch summarises, then steps).
+inline constexpr std::size_t kStampsPerInstance = 5;
 inline constexpr std::uint64_t kNoFrame = std::numeric_limits<std::uint64_t>::max();
 
 /// Work besides the step that an instance may do once in a timed frame (its display, a snapshot):
@@ -37,6 +40,7 @@ struct TimingSlot {
   std::uint64_t frame = kNoFrame;
   int generations = 0;
   std::size_t stamp_index = 0;  // stream mode graph: the instance's place in the frame's stamps
+  bool graph_summary = false;   // stream mode graph: its branch summarised it first (stamp 4)
   cuda::Event step_start{cuda::Event::Create{}};
   cuda::Event step_end{cuda::Event::Create{}};
   Bracket display;   // stream mode graph: begun/ended only (its times are stamps)
@@ -93,7 +97,8 @@ class TimingRing {
 
   /// Makes room for the stamps of `instances` instances (before a timed graph frame is enqueued).
   void reserve_stamps(std::size_t instances);
-  /// Where timed slot `s`'s reference stamp goes, and instance place `i`'s step [start, end].
+  /// Where timed slot `s`'s reference stamp goes, and instance place `i`'s kStampsPerInstance
+  /// stamps (step start and end first; [4]: the summary's start when its branch summarises it).
   std::uint64_t* reference_stamp(int s) const;
   std::uint64_t* step_stamps(int s, std::size_t i) const;
   /// After a timed graph frame's work was enqueued on `frame_stream`.
@@ -148,7 +153,7 @@ class TimingRing {
   RollingStats span_ms_;  // span_ms()
   std::vector<TimelineBar> newest_timeline_;
   cuda::PinnedBuffer stamps_;     // stream mode graph: kTimingRing slots of stamp_stride_ stamps
-  std::size_t stamp_stride_ = 0;  // 1 + 4 per instance
+  std::size_t stamp_stride_ = 0;  // 1 + kStampsPerInstance per instance
   std::vector<cuda::PinnedBuffer> retired_stamps_;  // outgrown, maybe still written by the device
 };
 

@@ -1112,7 +1112,7 @@ TEST_F(CudaEngineTest, GraphModeTimingsAndTimelineAreComplete) {
   engine.set_stream_mode(StreamMode::graph);
   for (int i = 0; i < 8; ++i)
     engine.add(random_spec(512, 256, 0.25, 80 + i, kAllVariants[i % kAllVariants.size()], Rule::life(), 8));
-  for (int f = 0; f < 60; ++f) {
+  const auto run_frame = [&] {
     engine.step(2);
     EXPECT_EQ(engine.host_syncs_in_last_step(), 0u);
     // In graph mode a display is timed by two stamps its graph writes (as the tile filler's
@@ -1127,27 +1127,46 @@ TEST_F(CudaEngineTest, GraphModeTimingsAndTimelineAreComplete) {
     }
     engine.display_enqueued(frame_stream);
     engine.request_summaries();
-  }
+  };
+  for (int f = 0; f < 60; ++f) run_frame();
+  // The summaries asked after the last frame ride in the next frame's graph once its results' host
+  // slot is free: the GPU idle, it is. (finish() would serve them at once, without a frame.)
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  run_frame();
   engine.finish();
   const FrameTimings frame = engine.frame_timings();
   ASSERT_TRUE(frame.valid);
   EXPECT_GT(frame.gpu_span_ms, 0.0);
   const auto bars = engine.timeline();
-  std::vector<int> steps(engine.size(), 0), displays(engine.size(), 0);
+  std::vector<int> steps(engine.size(), 0), displays(engine.size(), 0), summaries(engine.size(), 0);
+  std::vector<double> step_start(engine.size(), 0), summary_end(engine.size(), -1);
   for (const auto& bar : bars) {
     EXPECT_EQ(bar.stream, static_cast<int>(bar.instance));
     EXPECT_GE(bar.end_ms, bar.start_ms);
-    (bar.kind == TimelineBar::Kind::step ? steps : displays)[bar.instance]++;
+    if (bar.kind == TimelineBar::Kind::step) {
+      ++steps[bar.instance];
+      step_start[bar.instance] = bar.start_ms;
+    } else if (bar.kind == TimelineBar::Kind::display) {
+      ++displays[bar.instance];
+    } else {
+      ASSERT_EQ(bar.kind, TimelineBar::Kind::summary);
+      ++summaries[bar.instance];
+      summary_end[bar.instance] = bar.end_ms;
+    }
   }
+  // The summaries rode in the last frame's graph, ahead of each branch's step: a summary bar per
+  // instance, ending where its step starts.
   for (std::size_t i = 0; i < engine.size(); ++i) {
     EXPECT_EQ(steps[i], 1) << "instance " << i;
     EXPECT_EQ(displays[i], 1) << "instance " << i;
+    EXPECT_EQ(summaries[i], 1) << "instance " << i;
+    EXPECT_DOUBLE_EQ(summary_end[i], step_start[i]) << "instance " << i;
     const InstanceStatus s = engine.status(i);
     EXPECT_GT(s.step_ms.samples, 0);
     EXPECT_GT(s.cups, 0.0);
   }
   const StatSummary host = engine.host_enqueue_ms();
-  EXPECT_EQ(host.samples, 60);
+  EXPECT_EQ(host.samples, 61);
   EXPECT_GT(host.mean, 0.0);
 }
 
