@@ -10,12 +10,10 @@
 #include <utility>
 
 #include "interop/display_graph.hpp"
-#include "interop/fill_measure.hpp"
 #include "interop/graphics_resource.hpp"
 #include "interop/map_wait.hpp"
 #include "interop/tile_atlas.hpp"
 #include "life_kernels.hpp"
-#include "render/host_filler.hpp"
 #include "sim/cuda_handles.hpp"
 
 namespace ls::interop {
@@ -55,7 +53,8 @@ struct CudaTileFiller::State {
   double unmap_host_ms = 0;
 };
 
-CudaTileFiller::CudaTileFiller(CudaEngine& engine) : engine_(engine), state_(std::make_unique<State>()) {}
+CudaTileFiller::CudaTileFiller(CudaEngine& engine)
+    : InteropFiller(engine), engine_(engine), state_(std::make_unique<State>()) {}
 
 CudaTileFiller::~CudaTileFiller() {
   // Its stream may still order render work behind tiles' events.
@@ -67,55 +66,10 @@ std::unique_ptr<render::TileAttachment> CudaTileFiller::attach(const render::Til
   return std::make_unique<InteropTile>();
 }
 
-void CudaTileFiller::finish_writes() { CUDA_CHECK(cudaStreamSynchronize(state_->stream.get())); }
+cudaStream_t CudaTileFiller::render_stream() const { return state_->stream.get(); }
 
-render::InteropStats CudaTileFiller::interop_stats() const {
-  render::InteropStats stats;
-  stats.map_wait_ms = state_->map_wait.summary();
-  stats.map_host_ms = state_->map_host_ms;
-  stats.unmap_host_ms = state_->unmap_host_ms;
-  return stats;
-}
-
-void CudaTileFiller::fill(render::Tiles tiles, const std::vector<view::Placement>& placements,
-                          const render::DisplayOptions& options, const render::Palette& palette,
-                          render::DisplayPath path) {
-  if (path == render::DisplayPath::textbook)
-    fill_textbook(tiles, placements, options, palette);
-  else
-    fill_interop(tiles, placements, options, palette, true);
-}
-
-render::DisplayCost CudaTileFiller::measure(render::Tiles tiles,
-                                            const std::vector<view::Placement>& placements,
-                                            const render::DisplayOptions& options,
-                                            const render::Palette& palette, render::DisplayPath path,
-                                            double min_seconds, int max_frames) {
-  const std::size_t n = std::min({tiles.size(), placements.size(), engine_.size()});
-  return measure_fill(
-      n, [&] { engine_.finish(); },
-      [&] {
-        if (path == render::DisplayPath::textbook)
-          fill_textbook(tiles, placements, options, palette);
-        else
-          fill_interop(tiles, placements, options, palette, false);
-      },
-      [&] {
-        // The render stream waited for every render (and remote copy) of the fill.
-        CUDA_CHECK(cudaStreamSynchronize(state_->stream.get()));
-        glFinish();
-      },
-      MapTotals{state_->map_host_ms, state_->unmap_host_ms}, min_seconds, max_frames);
-}
-
-void CudaTileFiller::fill_textbook(render::Tiles tiles, const std::vector<view::Placement>& placements,
-                                   const render::DisplayOptions& options, const render::Palette& palette) {
-  const std::size_t n = std::min({tiles.size(), placements.size(), engine_.size()});
-  for (std::size_t i = 0; i < n; ++i) {
-    // The lattice to the host (a blocking copy: the textbook path cannot avoid this sync), its
-    // pixels on the CPU, the upload through GL.
-    render::upload_host_pixels(*tiles[i], engine_.read(i), placements[i], options, palette);
-  }
+InteropFiller::Counters CudaTileFiller::counters() const {
+  return {state_->map_wait, MapTotals{state_->map_host_ms, state_->unmap_host_ms}};
 }
 
 void CudaTileFiller::fill_interop(render::Tiles tiles, const std::vector<view::Placement>& placements,
@@ -197,24 +151,12 @@ void CudaTileFiller::fill_streams(render::Tiles tiles, const std::vector<view::P
   const cudaStream_t stream = s.stream.get();
   for (std::size_t i = 0; i < n; ++i) {
     render::Tile& tile = *tiles[i];
-    InteropTile& it = interop_of(tile);
-    const DeviceLatticeView v = engine_.device_view(i);
+    const InteropTile& it = interop_of(tile);
     kernels::TileView tv = tile_view(tile, placements[i], options, palette);
     tv.surface_x = tile.source_x;
     tv.surface_y = tile.source_y;
-    // The render kernel runs on the instance's own stream, after its step work, once mapped.
-    CUDA_CHECK(cudaStreamWaitEvent(v.stream, s.mapped.get(), 0));
-    // A timing event right after that wait and before the kernel hurries the driver's CUDA-GL
-    // handoff (bench/NOTES.md, "the event that hurries the CUDA-GL handoff"). On timed frames the
-    // engine's display start event is that event; otherwise the tile's own.
-    const bool bracketed = timed && engine_.begin_display(i);
-    if (!bracketed) it.handoff.record(v.stream);
-    kernels::launch_render_tile(v.layout, v.cells, v.width, v.height, s.surface, tile.width, tile.height, tv,
-                                v.stream);
-    if (bracketed) engine_.end_display(i);
-    it.rendered.record(v.stream);
-    tile.drawn = render::Tile::Drawn::device;
-    CUDA_CHECK(cudaStreamWaitEvent(stream, it.rendered.get(), 0));
+    draw_on_instance_stream(engine_, i, tile, tv, s.surface, s.mapped, {it.rendered, it.handoff}, stream,
+                            timed);
   }
 }
 

@@ -10,14 +10,12 @@
 
 #include "cuda_check.hpp"
 #include "interop/display_graph.hpp"
-#include "interop/fill_measure.hpp"
 #include "interop/graphics_resource.hpp"
 #include "interop/map_wait.hpp"
 #include "interop/remote_tile.hpp"
 #include "interop/split_tile.hpp"
 #include "interop/tile_atlas.hpp"
 #include "life_kernels.hpp"
-#include "render/host_filler.hpp"
 #include "sim/cuda_handles.hpp"
 
 namespace ls::interop {
@@ -79,7 +77,7 @@ struct MultiTileFiller::State {
 
 MultiTileFiller::MultiTileFiller(Engine& engine, std::vector<CudaEngine*> slots, std::size_t display_slot,
                                  InstancePlaces places)
-    : engine_(engine) {
+    : InteropFiller(engine), engine_(engine) {
   const int display = slots.at(display_slot)->device();
   {
     cuda::DeviceGuard on(display);
@@ -115,56 +113,18 @@ std::unique_ptr<render::TileAttachment> MultiTileFiller::attach(const render::Ti
   return std::make_unique<MultiTile>();
 }
 
-void MultiTileFiller::finish_writes() { CUDA_CHECK(cudaStreamSynchronize(state_->stream.get())); }
-
 std::string_view MultiTileFiller::remote_copy() const { return state_->remote_copy; }
 
 render::InteropStats MultiTileFiller::interop_stats() const {
-  render::InteropStats stats;
-  stats.map_wait_ms = state_->map_wait.summary();
-  stats.map_host_ms = state_->map_host_ms;
-  stats.unmap_host_ms = state_->unmap_host_ms;
+  render::InteropStats stats = InteropFiller::interop_stats();
   stats.remote_copy = state_->remote_copy;
   return stats;
 }
 
-void MultiTileFiller::fill(render::Tiles tiles, const std::vector<view::Placement>& placements,
-                           const render::DisplayOptions& options, const render::Palette& palette,
-                           render::DisplayPath path) {
-  if (path == render::DisplayPath::textbook)
-    fill_textbook(tiles, placements, options, palette);
-  else
-    fill_interop(tiles, placements, options, palette, true);
-}
+cudaStream_t MultiTileFiller::render_stream() const { return state_->stream.get(); }
 
-render::DisplayCost MultiTileFiller::measure(render::Tiles tiles,
-                                             const std::vector<view::Placement>& placements,
-                                             const render::DisplayOptions& options,
-                                             const render::Palette& palette, render::DisplayPath path,
-                                             double min_seconds, int max_frames) {
-  const std::size_t n = std::min({tiles.size(), placements.size(), engine_.size()});
-  return measure_fill(
-      n, [&] { engine_.finish(); },
-      [&] {
-        if (path == render::DisplayPath::textbook)
-          fill_textbook(tiles, placements, options, palette);
-        else
-          fill_interop(tiles, placements, options, palette, false);
-      },
-      [&] {
-        // The render stream waited for every render (and remote copy) of the fill.
-        CUDA_CHECK(cudaStreamSynchronize(state_->stream.get()));
-        glFinish();
-      },
-      MapTotals{state_->map_host_ms, state_->unmap_host_ms}, min_seconds, max_frames);
-}
-
-void MultiTileFiller::fill_textbook(render::Tiles tiles, const std::vector<view::Placement>& placements,
-                                    const render::DisplayOptions& options, const render::Palette& palette) {
-  const std::size_t n = std::min({tiles.size(), placements.size(), engine_.size()});
-  // Blocking host copies: the path interop is measured against, never the frame loop's default.
-  for (std::size_t i = 0; i < n; ++i)
-    render::upload_host_pixels(*tiles[i], engine_.read(i), placements[i], options, palette);
+InteropFiller::Counters MultiTileFiller::counters() const {
+  return {state_->map_wait, MapTotals{state_->map_host_ms, state_->unmap_host_ms}};
 }
 
 void MultiTileFiller::fill_interop(render::Tiles tiles, const std::vector<view::Placement>& placements,
@@ -273,21 +233,12 @@ void MultiTileFiller::fill_display_slot(render::Tiles tiles, const std::vector<v
   }
   for (const std::size_t i : slot.tiles) {
     render::Tile& tile = *tiles[i];
-    MultiTile& mt = multi_of(tile);
-    const std::size_t local = s.places[i].local;
-    const DeviceLatticeView v = engine.device_view(local);
+    const MultiTile& mt = multi_of(tile);
     kernels::TileView tv = tile_view(tile, placements[i], options, palette);
     tv.surface_x = tile.source_x;
     tv.surface_y = tile.source_y;
-    CUDA_CHECK(cudaStreamWaitEvent(v.stream, s.mapped.get(), 0));
-    const bool bracketed = timed && engine.begin_display(local);
-    if (!bracketed) mt.handoff.record(v.stream);
-    kernels::launch_render_tile(v.layout, v.cells, v.width, v.height, s.surface, tile.width, tile.height, tv,
-                                v.stream);
-    if (bracketed) engine.end_display(local);
-    mt.rendered.record(v.stream);
-    tile.drawn = render::Tile::Drawn::device;
-    CUDA_CHECK(cudaStreamWaitEvent(stream, mt.rendered.get(), 0));
+    draw_on_instance_stream(engine, s.places[i].local, tile, tv, s.surface, s.mapped,
+                            {mt.rendered, mt.handoff}, stream, timed);
   }
 }
 

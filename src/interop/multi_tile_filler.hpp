@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "interop/interop_filler.hpp"
 #include "multi/band_view.hpp"
-#include "render/tile_filler.hpp"
 #include "sim/cuda_engine.hpp"
 
 namespace ls::interop {
@@ -34,7 +34,7 @@ struct InstancePlace {
 /// The places of instances 0..n-1 into `out` (resized to n), once per fill.
 using InstancePlaces = std::function<void(std::size_t n, std::vector<InstancePlace>& out)>;
 
-class MultiTileFiller final : public render::TileFiller {
+class MultiTileFiller final : public InteropFiller {
  public:
   /// `engine`: the several-GPU engine (its size, read() for the textbook path, finish()).
   /// `slots`: each slot's CUDA engine, in slot order (all must outlive the filler). A slot other
@@ -47,24 +47,25 @@ class MultiTileFiller final : public render::TileFiller {
   ~MultiTileFiller() override;
 
   std::unique_ptr<render::TileAttachment> attach(const render::Tile& tile) override;
-  /// Waits for the display's render stream, whose copies waited for every remote render.
-  void finish_writes() override;
-  void fill(render::Tiles tiles, const std::vector<view::Placement>& placements,
-            const render::DisplayOptions& options, const render::Palette& palette,
-            render::DisplayPath path) override;
-  render::DisplayCost measure(render::Tiles tiles, const std::vector<view::Placement>& placements,
-                              const render::DisplayOptions& options, const render::Palette& palette,
-                              render::DisplayPath path, double min_seconds, int max_frames) override;
+  /// InteropFiller's, and how remote tiles travel.
   render::InteropStats interop_stats() const override;
 
   /// How remote tiles travel: "host-staged" when any remote slot's GPU has no peer access to the
   /// display GPU, else "peer" ("" with no remote slot).
   std::string_view remote_copy() const;
 
+ protected:
+  /// The display slot's tiles as on one GPU, the other slots' rendered on their GPUs and copied
+  /// over, split instances' band by band; the render stream waits for all of them.
+  void fill_interop(render::Tiles tiles, const std::vector<view::Placement>& placements,
+                    const render::DisplayOptions& options, const render::Palette& palette,
+                    bool timed) override;
+  /// The display GPU's render stream: maps, copies in, unmaps.
+  cudaStream_t render_stream() const override;
+  Counters counters() const override;
+
  private:
   struct State;
-  void fill_interop(render::Tiles tiles, const std::vector<view::Placement>& placements,
-                    const render::DisplayOptions& options, const render::Palette& palette, bool timed);
   void fill_display_slot(render::Tiles tiles, const std::vector<view::Placement>& placements,
                          const render::DisplayOptions& options, const render::Palette& palette, bool timed);
   void fill_remote_slot(std::size_t slot, render::Tiles tiles, const std::vector<view::Placement>& placements,
@@ -72,8 +73,6 @@ class MultiTileFiller final : public render::TileFiller {
   /// Split instances' tiles: buffers where needed, then each band's counts on its GPU.
   void count_split_tiles(render::Tiles tiles, const std::vector<view::Placement>& placements,
                          const render::DisplayOptions& options, const render::Palette& palette);
-  void fill_textbook(render::Tiles tiles, const std::vector<view::Placement>& placements,
-                     const render::DisplayOptions& options, const render::Palette& palette);
 
   Engine& engine_;
   std::unique_ptr<State> state_;
