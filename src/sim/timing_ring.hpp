@@ -21,8 +21,9 @@ struct Instance;
 /// Frames of timing events each instance keeps: reading them a frame or two late never waits.
 inline constexpr std::size_t kTimingRing = 4;
 /// Stream mode graph: each instance's stamps in a timed frame: step start and end, display start
-/// and end, summary start (its end is the step's start: the branch summarises, then steps).
-inline constexpr std::size_t kStampsPerInstance = 5;
+/// and end, summary start (its end is the step's start: the branch summarises, then steps),
+/// snapshot start and end.
+inline constexpr std::size_t kStampsPerInstance = 7;
 inline constexpr std::uint64_t kNoFrame = std::numeric_limits<std::uint64_t>::max();
 
 /// Work besides the step that an instance may do once in a timed frame (its display, a snapshot):
@@ -44,7 +45,7 @@ struct TimingSlot {
   cuda::Event step_start{cuda::Event::Create{}};
   cuda::Event step_end{cuda::Event::Create{}};
   Bracket display;   // stream mode graph: begun/ended only (its times are stamps)
-  Bracket snapshot;  // not in stream mode graph
+  Bracket snapshot;  // likewise
 };
 
 /// An instance's part of the ring and the statistics read from it.
@@ -84,7 +85,8 @@ class TimingRing {
   void end_display(Instance& inst, cudaStream_t stream) const;
   /// As begin_display/end_display, for a recovery snapshot started in the current timed frame (its
   /// device-side copy on the instance's stream, then the copy to the host on the snapshot stream).
-  /// Stream mode graph times by stamps, not events: its snapshots are not shown.
+  /// Stream mode graph times by stamps: there begin_snapshot writes the start stamp and
+  /// end_snapshot the end stamp (kernels::launch_stamp on the stream given).
   bool begin_snapshot(Instance& inst, cudaStream_t stream) const;
   void end_snapshot(Instance& inst, cudaStream_t stream) const;
 
@@ -138,6 +140,9 @@ class TimingRing {
   /// The bracket `which` of the instance's slot in the current timed frame, unless the frame is
   /// untimed, of stream mode graph, or the instance was added after its step.
   Bracket* open_bracket(Instance& inst, Bracket TimingSlot::*which) const;
+  /// Stream mode graph: the current timed frame's stamps of the instance (step_stamps), or null
+  /// (untimed, another mode, or added after the frame's step).
+  std::uint64_t* graph_stamps(Instance& inst) const;
   bool read_frame(const InstanceList& instances, std::size_t s);
   bool read_graph_frame(const InstanceList& instances, std::size_t s);
   void publish(const InstanceList& instances, std::size_t s, std::vector<TimelineBar> bars, double busy);
