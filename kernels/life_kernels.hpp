@@ -60,6 +60,16 @@ struct BitpackedPlan {
   long long rounds = 0;
 };
 BitpackedPlan bitpacked_launch_plan(int width, int height, int k);
+/// The block shapes the bitpacked launcher chooses from (rows per lane, warps per block), for
+/// tests and tuning: how many, one by index, and forcing one for every later launch of this
+/// process (-1: the launcher's model chooses again; LS_BITPACKED_SHAPE=N sets it at start).
+struct BitpackedShape {
+  int rows_per_warp = 0;
+  int warps = 0;
+};
+int bitpacked_shape_count();
+BitpackedShape bitpacked_shape(int shape);
+void force_bitpacked_shape_for_testing(int shape);
 
 /// Writes the GPU's global timer (nanoseconds, %globaltimer) to `where` (device memory, or pinned
 /// host memory, which the device reaches directly) when the stream gets there: a timestamp that a
@@ -77,6 +87,11 @@ void launch_random_fill_rows(Layout layout, void* dst, int width, int rows, int 
 /// Converts a lattice between layouts (src and dst distinct buffers; same layout = copy).
 void launch_convert(Layout from, const void* src, Layout to, void* dst, int width, int height,
                     cudaStream_t stream);
+/// Copies `count` blocks of `bytes` from src to dst, block i at src + i * src_pitch to dst + i *
+/// dst_pitch, as one kernel (addresses, pitches and bytes multiples of 4): a split band's two edge
+/// windows back into its lattice without a copy-engine operation between two kernels.
+void launch_copy_blocks(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
+                        std::size_t bytes, int count, cudaStream_t stream);
 /// Sets one cell (x, y already wrapped into range).
 void launch_set_cell(Layout layout, void* cells, int width, int height, int x, int y, bool alive,
                      cudaStream_t stream);

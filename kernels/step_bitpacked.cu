@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -93,12 +94,32 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 16 ? 2 : 32 / kWarps)
 }
 
 // Block shapes the launcher chooses from (rows per warp, warps): taller tiles waste fewer rows
-// on the k-row halos, smaller ones fill the last wave of blocks better.
+// on the k-row halos, smaller ones fill the last wave of blocks better. The first six are the
+// measured base set; the rest (20..30 rows per lane) exist so that a lattice whose blocks would
+// spill a little into one more round can take tiles that fill whole rounds (kBaseShapes).
 struct Shape {
   int rows_per_warp, warps;
 };
-constexpr Shape kShapes[] = {{16, 4}, {32, 4}, {32, 8}, {32, 12}, {32, 16}, {16, 16}};
+constexpr Shape kShapes[] = {{16, 4},  {32, 4},  {32, 8},  {32, 12}, {32, 16}, {16, 16}, {20, 16}, {22, 16},
+                             {24, 16}, {26, 16}, {28, 16}, {30, 16}, {24, 8},  {26, 8},  {28, 8}};
 constexpr int kShapeCount = static_cast<int>(sizeof(kShapes) / sizeof(kShapes[0]));
+constexpr int kBaseShapes = 6;
+/// A filling shape replaces the base set's choice only where the model gives it this much less time:
+/// the base shapes' choices are measured (bench/NOTES.md); a model's 1% is within its error.
+constexpr double kFillingGain = 0.98;
+
+std::atomic<int> forced_shape{-2};  // -2: not read yet; -1: the model chooses
+
+int forced_choice() {
+  int f = forced_shape.load(std::memory_order_relaxed);
+  if (f == -2) {
+    const char* env = std::getenv("LS_BITPACKED_SHAPE");
+    f = env ? std::atoi(env) : -1;
+    if (f < -1 || f >= kShapeCount) f = -1;
+    forced_shape.store(f, std::memory_order_relaxed);
+  }
+  return f;
+}
 
 template <bool kLife, int kShape>
 constexpr auto kernel_for() {
@@ -140,6 +161,15 @@ const Occupancy& occupancy() {
   return occ;
 }
 
+/// LS_BITPACKED_BASE_SHAPES=1: the model chooses among the base shapes only (before/after runs).
+bool base_shapes_only() {
+  static const bool only = [] {
+    const char* v = std::getenv("LS_BITPACKED_BASE_SHAPES");
+    return v && v[0] == '1';
+  }();
+  return only;
+}
+
 /// Picks the shape with the least modelled time. Per multiprocessor, time ~ (blocks it runs, a
 /// whole number) x tile rows, divided by how busy its resident warps keep it (fewer than ~24
 /// warps leave the logic units idle). Tall tiles waste fewer rows on halos; small ones spread a
@@ -155,8 +185,8 @@ LaunchPlan plan(int width, int height, int k, int halo_words, int forced, int si
   const int words_per_row = width / 32;
   const int out_words = 32 - 2 * halo_words;
   const long long strips = words_per_row >= out_words ? (words_per_row + out_words - 1) / out_words : 1;
-  LaunchPlan best{-1, dim3(), 0.0};
-  double best_cost = 0;
+  // The least modelled time among the base shapes and among the filling ones, ties to the taller.
+  LaunchPlan least[2] = {{-1, dim3(), 0.0}, {-1, dim3(), 0.0}};
   for (int i = 0; i < kShapeCount; ++i) {
     const int tile_rows = kShapes[i].rows_per_warp * kShapes[i].warps;
     const int out_rows = tile_rows - 2 * k;
@@ -165,12 +195,15 @@ LaunchPlan plan(int width, int height, int k, int halo_words, int forced, int si
     const long long per_sm = (strips * bands + occ.sms - 1) / occ.sms;
     const double warps = static_cast<double>(std::min<long long>(per_sm, occ.blocks[i]) * kShapes[i].warps);
     const double cost = static_cast<double>(per_sm * tile_rows) / std::min(1.0, warps / 24.0);
-    if (best.shape < 0 || cost < best_cost ||
-        (cost == best_cost && tile_rows > kShapes[best.shape].rows_per_warp * kShapes[best.shape].warps)) {
-      best = {i, dim3(static_cast<unsigned>(strips), static_cast<unsigned>(bands)), cost};
-      best_cost = cost;
-    }
+    if (i >= kBaseShapes && forced < 0 && base_shapes_only()) continue;
+    LaunchPlan& b = least[i < kBaseShapes ? 0 : 1];
+    if (b.shape < 0 || cost < b.cost ||
+        (cost == b.cost && tile_rows > kShapes[b.shape].rows_per_warp * kShapes[b.shape].warps))
+      b = {i, dim3(static_cast<unsigned>(strips), static_cast<unsigned>(bands)), cost};
   }
+  const bool filling =
+      least[1].shape >= 0 && (least[0].shape < 0 || least[1].cost < kFillingGain * least[0].cost);
+  LaunchPlan best = filling ? least[1] : least[0];
   if (best.shape < 0) return plan(width, height, k, halo_words, -1, side_by_side);
   // A lattice too small to fill the GPU even with the smallest tiles (1024 x 1024, say) runs as
   // one wave, one block per multiprocessor: the kernel takes one block's time, least for the
@@ -192,9 +225,7 @@ void launch_bits(const std::uint32_t* in, std::uint32_t* out, int width, int hei
                  cudaStream_t stream, int side_by_side) {
   static constexpr auto table = kernel_table<kLife>(std::make_index_sequence<kShapeCount>());
   const int halo_words = k > 32 ? 2 : 1;  // a word of halo holds 32 generations of garbage
-  static const int forced =
-      std::getenv("LS_BITPACKED_SHAPE") ? std::atoi(std::getenv("LS_BITPACKED_SHAPE")) : -1;
-  const LaunchPlan p = plan(width, height, k, halo_words, forced, side_by_side);
+  const LaunchPlan p = plan(width, height, k, halo_words, forced_choice(), side_by_side);
   table[p.shape]<<<p.grid, 32 * kShapes[p.shape].warps, 0, stream>>>(in, out, width / 32, height, rule, k,
                                                                      halo_words);
   CUDA_CHECK_LAUNCH();
@@ -203,11 +234,23 @@ void launch_bits(const std::uint32_t* in, std::uint32_t* out, int width, int hei
 }  // namespace
 
 BitpackedPlan bitpacked_launch_plan(int width, int height, int k) {
-  const LaunchPlan p = plan(width, height, k, k > 32 ? 2 : 1, -1, 1);
+  const LaunchPlan p = plan(width, height, k, k > 32 ? 2 : 1, forced_choice(), 1);
   const long long blocks = static_cast<long long>(p.grid.x) * p.grid.y;
   const int sms = occupancy().sms;
   return {kShapes[p.shape].rows_per_warp * kShapes[p.shape].warps, kShapes[p.shape].warps, blocks,
           (blocks + sms - 1) / sms};
+}
+
+int bitpacked_shape_count() { return kShapeCount; }
+
+void force_bitpacked_shape_for_testing(int shape) {
+  forced_shape.store(shape >= 0 && shape < kShapeCount ? shape : -1, std::memory_order_relaxed);
+}
+
+BitpackedShape bitpacked_shape(int shape) {
+  if (shape < 0 || shape >= kShapeCount)
+    throw InputError("no bitpacked block shape " + std::to_string(shape));
+  return {kShapes[shape].rows_per_warp, kShapes[shape].warps};
 }
 
 void launch_step_bitpacked(const std::uint32_t* in, std::uint32_t* out, int width, int height, RuleMasks rule,

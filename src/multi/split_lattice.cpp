@@ -108,6 +108,11 @@ constexpr std::size_t kEdgeAlign = 256;
 /// The largest pitch handed to cudaMemcpy2DAsync (devices report 2^31 - 1; kept below it).
 constexpr std::size_t kMaxCopyPitch = std::size_t{1} << 30;
 
+bool env_is(const char* name, const char* value) {
+  const char* v = std::getenv(name);
+  return v && std::strcmp(v, value) == 0;
+}
+
 bool whole_buffer_forced() {
   const char* v = std::getenv("LIFESTREAMS_SPLIT_WHOLE_BUFFER");
   return v && std::strcmp(v, "1") == 0;
@@ -158,6 +163,8 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
   halo_ = halo_rows(variant_, depth_);
   // Edges first where every band of this process holds both windows apart from its interior.
   edges_first_ = !share && !whole_buffer_forced();
+  edges_lead_ = env_is("LIFESTREAMS_SPLIT_EDGES", "lead");
+  copy_kernel_ = env_is("LIFESTREAMS_SPLIT_COPY_KERNEL", "1");
   int thinnest = height_;
   for (int b = 0; b < slots; ++b)
     thinnest = std::min(thinnest, bands_[static_cast<std::size_t>(first_band_ + b)].rows);
@@ -373,11 +380,22 @@ void SplitLattice::enqueue_launch_edges_first(BandState& s, int band, int genera
     exchange_->before_write(band, static_cast<int>(out));
     s.plain_read[out] = false;
   }
-  s.launch_start.record(main);
-  CUDA_CHECK(cudaStreamWaitEvent(edge, s.launch_start.get(), 0));
-  exchange_->before_write_edges(band, static_cast<int>(out));
-  launch_window(s.buffers[in], s.top[out], window_, generations, edge);
-  launch_window(at(s.buffers[in], 2 * halo_ + rows - window_), s.bottom[out], window_, generations, edge);
+  if (edges_lead_) {
+    // The edge windows lead on the band's own stream, alone on the GPU for a few microseconds;
+    // the edge stream sends them while the interior runs. (No wait for the neighbours' reads of
+    // these edge buffers: they pulled them on their edge streams before recording the edges this
+    // band pulled in its last exchange, which the band's stream waited for before this launch.)
+    launch_window(s.buffers[in], s.top[out], window_, generations, main);
+    launch_window(at(s.buffers[in], 2 * halo_ + rows - window_), s.bottom[out], window_, generations, main);
+    s.launch_start.record(main);
+    CUDA_CHECK(cudaStreamWaitEvent(edge, s.launch_start.get(), 0));
+  } else {
+    s.launch_start.record(main);
+    CUDA_CHECK(cudaStreamWaitEvent(edge, s.launch_start.get(), 0));
+    exchange_->before_write_edges(band, static_cast<int>(out));
+    launch_window(s.buffers[in], s.top[out], window_, generations, edge);
+    launch_window(at(s.buffers[in], 2 * halo_ + rows - window_), s.bottom[out], window_, generations, edge);
+  }
   if (marks && marks->exchange_start) marks->exchange_start(band, edge);
   exchange_->exchange_edges(band, static_cast<int>(out), per_exchange);
   if (marks && marks->exchange_end) marks->exchange_end(band, edge);
@@ -398,7 +416,9 @@ void SplitLattice::enqueue_launch_edges_first(BandState& s, int band, int genera
   const std::size_t edge_bytes = row_bytes * static_cast<std::size_t>(fixed);
   const auto dst_pitch = static_cast<std::size_t>(bottom_dst - top_dst);
   const auto src_pitch = static_cast<std::size_t>(bottom_src - top_src);
-  if (std::max(dst_pitch, src_pitch) <= kMaxCopyPitch) {
+  if (copy_kernel_) {
+    kernels::launch_copy_blocks(top_dst, dst_pitch, top_src, src_pitch, edge_bytes, 2, main);
+  } else if (std::max(dst_pitch, src_pitch) <= kMaxCopyPitch) {
     CUDA_CHECK(cudaMemcpy2DAsync(top_dst, dst_pitch, top_src, src_pitch, edge_bytes, 2,
                                  cudaMemcpyDeviceToDevice, main));
   } else {  // huge bands: pitches past what a 2D copy takes

@@ -78,8 +78,12 @@ constexpr Layout kLayouts[] = {Layout::int32_cells, Layout::byte_cells, Layout::
 
 ls::kernels::RuleMasks masks(const Rule& r) { return {r.birth, r.survive}; }
 
-void upload_bits(const Lattice& l, void* dst) {
-  CUDA_CHECK(cudaMemcpy(dst, l.words().data(), l.words().size() * 4, cudaMemcpyHostToDevice));
+// A plain cudaMemcpy from pageable memory may return before its DMA lands, and kernels on a
+// non-blocking stream do not wait for it: the copy goes on the stream that reads it, and is waited
+// for (a pageable source must stay put until then).
+void upload_bits(const Lattice& l, void* dst, cudaStream_t stream) {
+  CUDA_CHECK(cudaMemcpyAsync(dst, l.words().data(), l.words().size() * 4, cudaMemcpyHostToDevice, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 Lattice download_bits(const void* src, int w, int h) {
   Lattice l(w, h);
@@ -118,7 +122,7 @@ Lattice run_on_device(Variant variant, const Lattice& start, const Rule& rule, l
   DeviceBuffer bits(ls::kernels::layout_bytes(Layout::bit_cells, w, h)), a(bytes), b(bytes);
   cudaStream_t stream;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  upload_bits(start, bits.get());
+  upload_bits(start, bits.get(), stream);
   ls::kernels::launch_convert(Layout::bit_cells, bits.get(), layout, a.get(), w, h, stream);
   void* front = a.get();
   void* back = b.get();
@@ -271,6 +275,38 @@ INSTANTIATE_TEST_SUITE_P(MultiGeneration, DeepVariantTest,
                          [](const ::testing::TestParamInfo<Variant>& info) {
                            return std::string(variant_name(info.param));
                          });
+
+// Every block shape the bitpacked launcher may choose (the model picks by lattice size, so small
+// test lattices alone would never reach most of them) equals the CPU reference: multi-block and
+// narrow lattices, shallow and deep k, Life and random rules.
+TEST(BitpackedShapes, EveryBlockShapeEqualsTheCpuReference) {
+  SKIP_WITHOUT_DEVICE();
+  struct Unforce {
+    ~Unforce() { ls::kernels::force_bitpacked_shape_for_testing(-1); }
+  } unforce;
+  const std::vector<Rule> rules = test_rules();
+  const int shapes = ls::kernels::bitpacked_shape_count();
+  ASSERT_GE(shapes, 6);
+  int i = 0;
+  for (int shape = 0; shape < shapes; ++shape) {
+    const ls::kernels::BitpackedShape bs = ls::kernels::bitpacked_shape(shape);
+    ls::kernels::force_bitpacked_shape_for_testing(shape);
+    for (int k : {1, 7, 16, 33, 64}) {
+      if (bs.rows_per_warp * bs.warps - 2 * k < 16) continue;  // too short for k: the model's own shape
+      for (Size s : {Size{2048, 1024}, Size{992, 1312}, Size{64, 96}}) {
+        const Rule& rule = rules[i % rules.size()];
+        SCOPED_TRACE("shape " + std::to_string(shape) + " (" + std::to_string(bs.rows_per_warp) + " x " +
+                     std::to_string(bs.warps) + ") k=" + std::to_string(k) + " rule " + rule.to_string() +
+                     " " + std::to_string(s.w) + "x" + std::to_string(s.h));
+        Lattice want = Lattice::random(s.w, s.h, 0.2 + 0.05 * (i % 6), 900 + i);
+        ++i;
+        const Lattice got = run_on_device(Variant::bitpacked, want, rule, 2 * k, k);
+        ls::cpu_run(want, rule, 2 * k);
+        ASSERT_TRUE(got == want) << first_difference(got, want);
+      }
+    }
+  }
+}
 
 // The device random fill equals Lattice::random bit for bit in every layout.
 TEST(Layouts, RandomFillEqualsLatticeRandomInEveryLayout) {
