@@ -195,7 +195,9 @@ LaunchPlan plan(int width, int height, int k, int halo_words, int forced, int si
     const long long per_sm = (strips * bands + occ.sms - 1) / occ.sms;
     const double warps = static_cast<double>(std::min<long long>(per_sm, occ.blocks[i]) * kShapes[i].warps);
     const double cost = static_cast<double>(per_sm * tile_rows) / std::min(1.0, warps / 24.0);
-    if (i >= kBaseShapes && forced < 0 && base_shapes_only()) continue;
+    // Rounds quantize a kernel that runs alone; beside others (a frame graph's branches) the
+    // multiprocessors a round leaves idle take the other kernels' blocks: base shapes only.
+    if (i >= kBaseShapes && forced < 0 && (side_by_side > 1 || base_shapes_only())) continue;
     LaunchPlan& b = least[i < kBaseShapes ? 0 : 1];
     if (b.shape < 0 || cost < b.cost ||
         (cost == b.cost && tile_rows > kShapes[b.shape].rows_per_warp * kShapes[b.shape].warps))
