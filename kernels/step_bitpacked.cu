@@ -104,6 +104,8 @@ constexpr Shape kShapes[] = {{16, 4},  {32, 4},  {32, 8},  {32, 12}, {32, 16}, {
                              {24, 16}, {26, 16}, {28, 16}, {30, 16}, {24, 8},  {26, 8},  {28, 8}};
 constexpr int kShapeCount = static_cast<int>(sizeof(kShapes) / sizeof(kShapes[0]));
 constexpr int kBaseShapes = 6;
+/// The smallest tile (shape 0) wherever it needs at most this many blocks per multiprocessor.
+constexpr int kSmallTilesPerSm = 3;
 /// A filling shape replaces the base set's choice only where the model gives it this much less time:
 /// the base shapes' choices are measured (bench/NOTES.md); a model's 1% is within its error.
 constexpr double kFillingGain = 0.98;
@@ -207,15 +209,21 @@ LaunchPlan plan(int width, int height, int k, int halo_words, int forced, int si
       least[1].shape >= 0 && (least[0].shape < 0 || least[1].cost < kFillingGain * least[0].cost);
   LaunchPlan best = filling ? least[1] : least[0];
   if (best.shape < 0) return plan(width, height, k, halo_words, -1, side_by_side);
-  // A lattice too small to fill the GPU even with the smallest tiles (1024 x 1024, say) runs as
-  // one wave, one block per multiprocessor: the kernel takes one block's time, least for the
-  // smallest tile (16 rows per lane, one warp per scheduler). Measured at 1024^2 on one stream
-  // (H200, bench/NOTES.md): 1.96x faster at k = 16 and 1.24x at k = 1 than the 16x16-warp tiles the
-  // model picks. Taller tiles (k > 24) hold 32 rows per lane, which a lone warp gains nothing on.
+  // A lattice too small to fill the GPU with more than a few of the smallest tiles per
+  // multiprocessor (1024², 2048², a split band's 64-row edge windows) runs them side by side, up to
+  // 8 resident per multiprocessor: the kernel takes a few small blocks' time, where the model's
+  // busy factor counts them as idle and picks taller tiles. Measured on one stream (H200,
+  // bench/NOTES.md): 1.96x at 1024² k = 16 and 1.24x at k = 1 (one block per multiprocessor); at
+  // k = 16 2048² 1.47x (1.45 blocks per SM), 65536x64 1.47x (1.05), 2048x4096 1.17x (2.9),
+  // 131072x64 1.00x (2.1), 4096² k = 1 1.08x (2.5); beyond 3 per SM it loses (4096², k = 16, 4.85:
+  // 0.83x). Taller tiles (k > 24) hold 32 rows per lane, which a lone warp gains nothing on.
   const int small_rows = kShapes[0].rows_per_warp * kShapes[0].warps - 2 * k;
   if (forced < 0 && small_rows >= 16) {
     const long long bands = height >= small_rows ? (height + small_rows - 1) / small_rows : 1;
-    if (strips * bands <= occ.sms)  // one block per multiprocessor, a lone 4-warp block busy 4/24
+    // Beside other kernels (a frame graph's branches) only one per multiprocessor, as measured
+    // there (64 x 1024² in one graph: taller tiles, NOTES.md).
+    const int per_sm = side_by_side > 1 ? 1 : kSmallTilesPerSm;
+    if (strips * bands <= static_cast<long long>(per_sm) * occ.sms)
       best = {0, dim3(static_cast<unsigned>(strips), static_cast<unsigned>(bands)),
               kShapes[0].rows_per_warp * kShapes[0].warps * 6.0};
   }
