@@ -49,6 +49,15 @@ void set_iterate_smem_limit_for_testing(int bytes);
 /// graph): the launch plans its tiles for that share of the multiprocessors.
 void launch_step_bitpacked(const std::uint32_t* in, std::uint32_t* out, int width, int height, RuleMasks rule,
                            int k, cudaStream_t stream, int side_by_side = 1);
+/// Steps only rows [first_row, first_row + rows) of a `height`-row torus into `out` (the other
+/// rows of `out` are not written): a split band's own rows, exact from its halos, while the
+/// exchange writes the halo rows of the same buffer.
+void launch_step_bitpacked_rows(const std::uint32_t* in, std::uint32_t* out, int width, int height,
+                                int first_row, int rows, RuleMasks rule, int k, cudaStream_t stream);
+/// Two lattices of one size in one launch (a split band's two edge windows: one launch's latency).
+void launch_step_bitpacked_pair(const std::uint32_t* in_a, std::uint32_t* out_a, const std::uint32_t* in_b,
+                                std::uint32_t* out_b, int width, int height, RuleMasks rule, int k,
+                                cudaStream_t stream);
 /// The blocks a bitpacked launch of this size runs on the current device (one stream alone): its
 /// tile (rows, warps), how many, and the rounds they take (blocks per multiprocessor, rounded up).
 /// A lattice whose last few blocks spill into one more round pays that round (split bands choose

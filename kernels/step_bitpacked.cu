@@ -38,18 +38,29 @@ __device__ __forceinline__ void hsum_lanes(std::uint32_t w, std::uint32_t& s, st
   detail::hsum3(w, left, right, s, c);
 }
 
+/// What one launch steps: a lattice `in` -> `out`, and for blockIdx.z == 1 a second one of the same
+/// size (a split band's two edge windows in one launch).
+struct BitsPair {
+  const std::uint32_t* in[2];
+  std::uint32_t* out[2];
+};
+
 template <bool kLife, int kRowsPerWarp, int kWarps>
 __global__ void __launch_bounds__(32 * kWarps, kWarps >= 16 ? 2 : 32 / kWarps)
-    life_step_bits(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out, int words_per_row,
-                   int height, BitRule rule, int k, int halo_words) {
+    life_step_bits(BitsPair pair, int words_per_row, int height, int first_row, int rows, BitRule rule, int k,
+                   int halo_words) {
   constexpr int kTileRows = kRowsPerWarp * kWarps;
+  // Selected, not indexed: a parameter array indexed by blockIdx.z would be copied to the stack.
+  const std::uint32_t* __restrict__ in = blockIdx.z ? pair.in[1] : pair.in[0];
+  std::uint32_t* __restrict__ out = blockIdx.z ? pair.out[1] : pair.out[0];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int out_words = 32 - 2 * halo_words, out_rows = kTileRows - 2 * k;
-  // Strips and bands cover the lattice; the last ones are moved back to end at its edge (they
-  // overlap their neighbours and write the same values there) so every block does full work.
+  // Strips and bands cover the output rows [first_row, first_row + rows) of the torus; the last
+  // ones are moved back to end at its edge (they overlap their neighbours and write the same
+  // values there) so every block does full work.
   int sx = blockIdx.x * out_words, sy = blockIdx.y * out_rows;
   sx = words_per_row >= out_words ? min(sx, words_per_row - out_words) : 0;
-  sy = height >= out_rows ? min(sy, height - out_rows) : 0;
+  sy = first_row + (rows >= out_rows ? min(sy, rows - out_rows) : 0);
   const int gx = detail::wrap(static_cast<long long>(sx) + lane - halo_words, words_per_row);
   const std::size_t wpr = static_cast<std::size_t>(words_per_row);
 
@@ -85,11 +96,11 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 16 ? 2 : 32 / kWarps)
   }
 
   if (lane < halo_words || lane >= 32 - halo_words || lane - halo_words >= words_per_row) return;
-  const int rows = min(out_rows, height);
+  const int written = min(out_rows, rows);
 #pragma unroll
   for (int r = 0; r < kRowsPerWarp; ++r) {
     const int t = warp * kRowsPerWarp + r - k;  // row within the band
-    if (t >= 0 && t < rows) out[(sy + t) * wpr + gx] = c[r];
+    if (t >= 0 && t < written) out[(sy + t) * wpr + gx] = c[r];
   }
 }
 
@@ -130,7 +141,7 @@ constexpr auto kernel_for() {
 
 template <bool kLife, std::size_t... I>
 constexpr auto kernel_table(std::index_sequence<I...>) {
-  using Kernel = void (*)(const std::uint32_t*, std::uint32_t*, int, int, BitRule, int, int);
+  using Kernel = void (*)(BitsPair, int, int, int, int, BitRule, int, int);
   return std::array<Kernel, sizeof...(I)>{kernel_for<kLife, static_cast<int>(I)>()...};
 }
 
@@ -231,14 +242,29 @@ LaunchPlan plan(int width, int height, int k, int halo_words, int forced, int si
 }
 
 template <bool kLife>
-void launch_bits(const std::uint32_t* in, std::uint32_t* out, int width, int height, BitRule rule, int k,
-                 cudaStream_t stream, int side_by_side) {
+void launch_bits(const BitsPair& pair, int lattices, int width, int height, int first_row, int rows,
+                 BitRule rule, int k, cudaStream_t stream, int side_by_side) {
   static constexpr auto table = kernel_table<kLife>(std::make_index_sequence<kShapeCount>());
   const int halo_words = k > 32 ? 2 : 1;  // a word of halo holds 32 generations of garbage
-  const LaunchPlan p = plan(width, height, k, halo_words, forced_choice(), side_by_side);
-  table[p.shape]<<<p.grid, 32 * kShapes[p.shape].warps, 0, stream>>>(in, out, width / 32, height, rule, k,
-                                                                     halo_words);
+  const LaunchPlan p = plan(width, rows, k, halo_words, forced_choice(), side_by_side);
+  const dim3 grid(p.grid.x, p.grid.y, static_cast<unsigned>(lattices));
+  table[p.shape]<<<grid, 32 * kShapes[p.shape].warps, 0, stream>>>(pair, width / 32, height, first_row, rows,
+                                                                   rule, k, halo_words);
   CUDA_CHECK_LAUNCH();
+}
+
+void launch_any(const BitsPair& pair, int lattices, int width, int height, int first_row, int rows,
+                RuleMasks rule, int k, cudaStream_t stream, int side_by_side) {
+  if (k < 1 || k > 64) throw InputError("generations per launch must be 1..64, got " + std::to_string(k));
+  if (first_row < 0 || rows < 1 || first_row + rows > height)
+    throw InputError("bitpacked rows " + std::to_string(first_row) + "+" + std::to_string(rows) +
+                     " outside a lattice of " + std::to_string(height));
+  if (detail::is_life(rule))
+    launch_bits<true>(pair, lattices, width, height, first_row, rows, detail::make_bit_rule(rule), k, stream,
+                      side_by_side);
+  else
+    launch_bits<false>(pair, lattices, width, height, first_row, rows, detail::make_bit_rule(rule), k, stream,
+                       side_by_side);
 }
 
 }  // namespace
@@ -265,11 +291,18 @@ BitpackedShape bitpacked_shape(int shape) {
 
 void launch_step_bitpacked(const std::uint32_t* in, std::uint32_t* out, int width, int height, RuleMasks rule,
                            int k, cudaStream_t stream, int side_by_side) {
-  if (k < 1 || k > 64) throw InputError("generations per launch must be 1..64, got " + std::to_string(k));
-  if (detail::is_life(rule))
-    launch_bits<true>(in, out, width, height, detail::make_bit_rule(rule), k, stream, side_by_side);
-  else
-    launch_bits<false>(in, out, width, height, detail::make_bit_rule(rule), k, stream, side_by_side);
+  launch_any(BitsPair{{in, in}, {out, out}}, 1, width, height, 0, height, rule, k, stream, side_by_side);
+}
+
+void launch_step_bitpacked_rows(const std::uint32_t* in, std::uint32_t* out, int width, int height,
+                                int first_row, int rows, RuleMasks rule, int k, cudaStream_t stream) {
+  launch_any(BitsPair{{in, in}, {out, out}}, 1, width, height, first_row, rows, rule, k, stream, 1);
+}
+
+void launch_step_bitpacked_pair(const std::uint32_t* in_a, std::uint32_t* out_a, const std::uint32_t* in_b,
+                                std::uint32_t* out_b, int width, int height, RuleMasks rule, int k,
+                                cudaStream_t stream) {
+  launch_any(BitsPair{{in_a, in_b}, {out_a, out_b}}, 2, width, height, 0, height, rule, k, stream, 1);
 }
 
 }  // namespace ls::kernels

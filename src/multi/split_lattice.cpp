@@ -165,6 +165,7 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
   edges_first_ = !share && !whole_buffer_forced();
   edges_lead_ = env_is("LIFESTREAMS_SPLIT_EDGES", "lead");
   copy_kernel_ = env_is("LIFESTREAMS_SPLIT_COPY_KERNEL", "1");
+  exact_interior_ = variant_ == Variant::bitpacked && !env_is("LIFESTREAMS_SPLIT_EXACT_INTERIOR", "0");
   int thinnest = height_;
   for (int b = 0; b < slots; ++b)
     thinnest = std::min(thinnest, bands_[static_cast<std::size_t>(first_band_ + b)].rows);
@@ -380,35 +381,55 @@ void SplitLattice::enqueue_launch_edges_first(BandState& s, int band, int genera
     exchange_->before_write(band, static_cast<int>(out));
     s.plain_read[out] = false;
   }
+  const auto windows = [&](cudaStream_t stream) {
+    std::byte* bottom_in = at(s.buffers[in], 2 * halo_ + rows - window_);
+    if (exact_interior_) {  // both in one launch
+      kernels::launch_step_bitpacked_pair(
+          reinterpret_cast<const std::uint32_t*>(s.buffers[in]), reinterpret_cast<std::uint32_t*>(s.top[out]),
+          reinterpret_cast<const std::uint32_t*>(bottom_in), reinterpret_cast<std::uint32_t*>(s.bottom[out]),
+          width_, window_, {rule_.birth, rule_.survive}, generations, stream);
+    } else {
+      launch_window(s.buffers[in], s.top[out], window_, generations, stream);
+      launch_window(bottom_in, s.bottom[out], window_, generations, stream);
+    }
+  };
   if (edges_lead_) {
     // The edge windows lead on the band's own stream, alone on the GPU for a few microseconds;
     // the edge stream sends them while the interior runs. (No wait for the neighbours' reads of
     // these edge buffers: they pulled them on their edge streams before recording the edges this
     // band pulled in its last exchange, which the band's stream waited for before this launch.)
-    launch_window(s.buffers[in], s.top[out], window_, generations, main);
-    launch_window(at(s.buffers[in], 2 * halo_ + rows - window_), s.bottom[out], window_, generations, main);
+    windows(main);
     s.launch_start.record(main);
     CUDA_CHECK(cudaStreamWaitEvent(edge, s.launch_start.get(), 0));
   } else {
     s.launch_start.record(main);
     CUDA_CHECK(cudaStreamWaitEvent(edge, s.launch_start.get(), 0));
     exchange_->before_write_edges(band, static_cast<int>(out));
-    launch_window(s.buffers[in], s.top[out], window_, generations, edge);
-    launch_window(at(s.buffers[in], 2 * halo_ + rows - window_), s.bottom[out], window_, generations, edge);
+    windows(edge);
   }
   if (marks && marks->exchange_start) marks->exchange_start(band, edge);
   exchange_->exchange_edges(band, static_cast<int>(out), per_exchange);
   if (marks && marks->exchange_end) marks->exchange_end(band, edge);
   s.edges_done.record(edge);
-  // The interior, own rows [trim, rows - trim) (exact in [trim + g, rows - trim - g)); the halos of
-  // `out` are the exchange's.
-  launch_window(at(s.buffers[in], halo_ + trim_), at(s.buffers[out], halo_ + trim_), rows - 2 * trim_,
-                generations, main);
+  if (exact_interior_) {
+    // Own rows [trim, rows - trim), exact: stepped from the whole buffer, its halos included, and
+    // written alone (the exchange is writing the halo rows of `out` meanwhile).
+    kernels::launch_step_bitpacked_rows(reinterpret_cast<const std::uint32_t*>(s.buffers[in]),
+                                        reinterpret_cast<std::uint32_t*>(s.buffers[out]), width_,
+                                        rows + 2 * halo_, halo_ + trim_, rows - 2 * trim_,
+                                        {rule_.birth, rule_.survive}, generations, main);
+  } else {
+    // The interior, own rows [trim, rows - trim) as a torus of their own (exact in
+    // [trim + g, rows - trim - g)); the halos of `out` are the exchange's.
+    launch_window(at(s.buffers[in], halo_ + trim_), at(s.buffers[out], halo_ + trim_), rows - 2 * trim_,
+                  generations, main);
+  }
   CUDA_CHECK(cudaStreamWaitEvent(main, s.edges_done.get(), 0));
-  // Both edges in one copy (one operation less on the band's stream per launch): two "rows" of
-  // per_exchange lattice rows each, from the top and bottom edge buffers to the first and last
-  // own rows.
-  const int fixed = trim_ + per_exchange;  // own rows each edge gives the band
+  // The own rows the edges give the band, both in one copy (one operation less on the band's
+  // stream per launch): two "rows" of `fixed` lattice rows each, from the top and bottom edge
+  // buffers to the first and last own rows. An exact interior leaves them only its trim.
+  const int fixed = trim_ + (exact_interior_ ? 0 : per_exchange);
+  if (fixed == 0) return;
   const std::byte* top_src = at(s.top[out], halo_);
   const std::byte* bottom_src = at(s.bottom[out], window_ - halo_ - fixed);
   std::byte* top_dst = at(s.buffers[out], halo_);

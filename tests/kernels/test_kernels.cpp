@@ -308,6 +308,51 @@ TEST(BitpackedShapes, EveryBlockShapeEqualsTheCpuReference) {
   }
 }
 
+// A row range writes exactly those rows, each equal to the CPU reference, and leaves the others
+// of `out` as they were; a pair launch equals the two lattices stepped alone.
+TEST(BitpackedRanges, RowRangesAndPairsEqualTheCpuReference) {
+  SKIP_WITHOUT_DEVICE();
+  const std::vector<Rule> rules = test_rules();
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  int i = 0;
+  for (int k : {1, 16, 33}) {
+    for (Size s : {Size{2048, 1024}, Size{16384, 96}, Size{96, 608}}) {
+      const Rule& rule = rules[i % rules.size()];
+      const int first = 16 + 7 * (i % 3), rows = s.h - 2 * first - 5;
+      SCOPED_TRACE("k=" + std::to_string(k) + " rule " + rule.to_string() + " " + std::to_string(s.w) + "x" +
+                   std::to_string(s.h) + " rows " + std::to_string(first) + "+" + std::to_string(rows));
+      const Lattice a = Lattice::random(s.w, s.h, 0.3, 300 + i), b = Lattice::random(s.w, s.h, 0.25, 400 + i);
+      const Lattice marker = Lattice::random(s.w, s.h, 0.5, 500 + i);  // what `out` held before
+      ++i;
+      Lattice want_a = a, want_b = b;
+      ls::cpu_run(want_a, rule, k);
+      ls::cpu_run(want_b, rule, k);
+      const std::size_t bytes = a.words().size() * 4;
+      DeviceBuffer ia(bytes), oa(bytes), ib(bytes), ob(bytes);
+      upload_bits(a, ia.get(), stream);
+      upload_bits(b, ib.get(), stream);
+      upload_bits(marker, oa.get(), stream);
+      ls::kernels::launch_step_bitpacked_rows(ia.as<std::uint32_t>(), oa.as<std::uint32_t>(), s.w, s.h, first,
+                                              rows, masks(rule), k, stream);
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      const Lattice got = download_bits(oa.get(), s.w, s.h);
+      for (int y = 0; y < s.h; ++y) {
+        const Lattice& expect = y >= first && y < first + rows ? want_a : marker;
+        for (int x = 0; x < s.w; ++x)
+          ASSERT_EQ(got.get(x, y), expect.get(x, y)) << "cell (" << x << ", " << y << ")";
+      }
+      ls::kernels::launch_step_bitpacked_pair(ia.as<std::uint32_t>(), oa.as<std::uint32_t>(),
+                                              ib.as<std::uint32_t>(), ob.as<std::uint32_t>(), s.w, s.h,
+                                              masks(rule), k, stream);
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      ASSERT_TRUE(download_bits(oa.get(), s.w, s.h) == want_a);
+      ASSERT_TRUE(download_bits(ob.get(), s.w, s.h) == want_b);
+    }
+  }
+  CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
 // The device random fill equals Lattice::random bit for bit in every layout.
 TEST(Layouts, RandomFillEqualsLatticeRandomInEveryLayout) {
   SKIP_WITHOUT_DEVICE();
