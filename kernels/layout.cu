@@ -4,7 +4,6 @@
 // order, so one thread reads or writes one word's worth of cells in any layout.
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdint>
 
 #include "core/splitmix.hpp"
@@ -372,36 +371,6 @@ void launch_summary_onto(Layout layout, const void* cells, int width, int height
   summary_launch(layout, cells, width, height, 0,
                  lattice_hash_base(static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height)),
                  result, stream, false);
-}
-
-namespace {
-
-/// Blocks of 256 threads walk `count` blocks of `bytes` each (pitches apart) in 4-byte words.
-__global__ void copy_blocks_words(std::uint32_t* dst, std::size_t dst_pitch, const std::uint32_t* src,
-                                  std::size_t src_pitch, std::size_t words, int count) {
-  const std::size_t total = words * static_cast<std::size_t>(count);
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < total;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    const std::size_t b = i / words, w = i % words;
-    dst[b * dst_pitch + w] = src[b * src_pitch + w];
-  }
-}
-
-}  // namespace
-
-void launch_copy_blocks(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
-                        std::size_t bytes, int count, cudaStream_t stream) {
-  const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
-  if ((addr(dst) | addr(src) | dst_pitch | src_pitch | bytes) % 4 != 0)
-    throw InputError("copy_blocks: addresses, pitches and sizes must be multiples of 4 bytes");
-  const std::size_t words = bytes / 4;
-  if (words == 0 || count <= 0) return;
-  const std::size_t total = words * static_cast<std::size_t>(count);
-  const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((total + 255) / 256, 1024));
-  copy_blocks_words<<<blocks, 256, 0, stream>>>(static_cast<std::uint32_t*>(dst), dst_pitch / 4,
-                                                static_cast<const std::uint32_t*>(src), src_pitch / 4, words,
-                                                count);
-  CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace ls::kernels

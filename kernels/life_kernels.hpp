@@ -96,11 +96,6 @@ void launch_random_fill_rows(Layout layout, void* dst, int width, int rows, int 
 /// Converts a lattice between layouts (src and dst distinct buffers; same layout = copy).
 void launch_convert(Layout from, const void* src, Layout to, void* dst, int width, int height,
                     cudaStream_t stream);
-/// Copies `count` blocks of `bytes` from src to dst, block i at src + i * src_pitch to dst + i *
-/// dst_pitch, as one kernel (addresses, pitches and bytes multiples of 4): a split band's two edge
-/// windows back into its lattice without a copy-engine operation between two kernels.
-void launch_copy_blocks(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
-                        std::size_t bytes, int count, cudaStream_t stream);
 /// Sets one cell (x, y already wrapped into range).
 void launch_set_cell(Layout layout, void* cells, int width, int height, int x, int y, bool alive,
                      cudaStream_t stream);

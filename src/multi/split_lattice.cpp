@@ -164,7 +164,6 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
   // Edges first where every band of this process holds both windows apart from its interior.
   edges_first_ = !share && !whole_buffer_forced();
   edges_lead_ = env_is("LIFESTREAMS_SPLIT_EDGES", "lead");
-  copy_kernel_ = env_is("LIFESTREAMS_SPLIT_COPY_KERNEL", "1");
   exact_interior_ = variant_ == Variant::bitpacked && !env_is("LIFESTREAMS_SPLIT_EXACT_INTERIOR", "0");
   int thinnest = height_;
   for (int b = 0; b < slots; ++b)
@@ -437,9 +436,7 @@ void SplitLattice::enqueue_launch_edges_first(BandState& s, int band, int genera
   const std::size_t edge_bytes = row_bytes * static_cast<std::size_t>(fixed);
   const auto dst_pitch = static_cast<std::size_t>(bottom_dst - top_dst);
   const auto src_pitch = static_cast<std::size_t>(bottom_src - top_src);
-  if (copy_kernel_) {
-    kernels::launch_copy_blocks(top_dst, dst_pitch, top_src, src_pitch, edge_bytes, 2, main);
-  } else if (std::max(dst_pitch, src_pitch) <= kMaxCopyPitch) {
+  if (std::max(dst_pitch, src_pitch) <= kMaxCopyPitch) {
     CUDA_CHECK(cudaMemcpy2DAsync(top_dst, dst_pitch, top_src, src_pitch, edge_bytes, 2,
                                  cudaMemcpyDeviceToDevice, main));
   } else {  // huge bands: pitches past what a 2D copy takes

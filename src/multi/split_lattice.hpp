@@ -153,11 +153,10 @@ class SplitLattice {
   int trim_ = 0;    // own rows each side the interior leaves to the edge windows (edges first)
   bool edges_first_ = false;
   bool edges_lead_ = false;  // LIFESTREAMS_SPLIT_EDGES=lead: edge windows on the band's stream first
-  bool copy_kernel_ = false;
   // Bitpacked (LIFESTREAMS_SPLIT_EXACT_INTERIOR=0: as the other variants): the interior steps the
   // own rows from the whole buffer and writes only them, exact, so the edges give back only the
   // trim (none at most sizes), and both edge windows go in one launch.
-  bool exact_interior_ = false;  // LIFESTREAMS_SPLIT_COPY_KERNEL=1: edges back into the band by a kernel
+  bool exact_interior_ = false;
   bool halos_stale_ = true;
   bool broken_ = false;
   std::uint64_t host_syncs_ = 0;
