@@ -25,26 +25,6 @@
 
 namespace ls::multi {
 
-void PhaseBarrier::arrive_and_wait() {
-  std::unique_lock lock(mutex_);
-  if (aborted_) throw DeviceError("halo exchange stopped: another band's thread failed");
-  const unsigned long long phase = phase_;
-  if (++waiting_ == parties_) {
-    waiting_ = 0;
-    ++phase_;
-    arrived_.notify_all();
-    return;
-  }
-  arrived_.wait(lock, [&] { return phase_ != phase || aborted_; });
-  if (phase_ == phase) throw DeviceError("halo exchange stopped: another band's thread failed");
-}
-
-void PhaseBarrier::abort() noexcept {
-  std::lock_guard lock(mutex_);
-  aborted_ = true;
-  arrived_.notify_all();
-}
-
 /// Without peer access: the neighbour's rows go to pinned memory on a stream of the neighbour's
 /// GPU (owned by the receiving band), then to the halo on the band's own stream.
 struct PeerExchange::Side {
@@ -125,20 +105,27 @@ CopyPath PeerExchange::path(int from, int to) const {
   return ev.sides[1].path;
 }
 
-void PeerExchange::before_write(int band, int buffer) {
+void PeerExchange::wait_for_neighbours_pulled(int band, int buffer, cudaStream_t stream) const {
   const int n = static_cast<int>(bands_.size());
-  const cudaStream_t stream = bands_[static_cast<std::size_t>(band)].stream;
-  for (const int nb : {(band + n - 1) % n, (band + 1) % n})
+  const int above = (band + n - 1) % n;
+  const int below = (band + 1) % n;
+  // Two bands: the band above is the band below (one wait; each costs the host ~1-2 us).
+  for (const int nb : {above, below}) {
+    if (nb == below && below == above) break;
     CUDA_CHECK(cudaStreamWaitEvent(stream, events_[static_cast<std::size_t>(nb)]->pulled[buffer].get(), 0));
+  }
+}
+
+void PeerExchange::before_write(int band, int buffer) {
+  const cudaStream_t stream = bands_[static_cast<std::size_t>(band)].stream;
+  wait_for_neighbours_pulled(band, buffer, stream);
 }
 
 void PeerExchange::exchange(int band, int buffer, int rows) { pull(band, buffer, rows, false); }
 
 void PeerExchange::before_write_edges(int band, int buffer) {
-  const int n = static_cast<int>(bands_.size());
   const cudaStream_t stream = bands_[static_cast<std::size_t>(band)].edge_stream;
-  for (const int nb : {(band + n - 1) % n, (band + 1) % n})
-    CUDA_CHECK(cudaStreamWaitEvent(stream, events_[static_cast<std::size_t>(nb)]->pulled[buffer].get(), 0));
+  wait_for_neighbours_pulled(band, buffer, stream);
 }
 
 void PeerExchange::exchange_edges(int band, int buffer, int rows) {
@@ -171,13 +158,16 @@ void PeerExchange::pull(int band, int buffer, int rows, bool edges) {
     std::byte* dst = me.buffers[static_cast<std::size_t>(buffer)] +
                      row_bytes_ * static_cast<std::size_t>(s == 0 ? halo_ - rows : halo_ + me.rows);
     Side& side = ev.sides[static_cast<std::size_t>(s)];
+    // Two bands: both halos come from the one other band, whose `stepped` this stream already
+    // waits for after the first side's copy.
+    const bool waited = s == 1 && nb == (band + n - 1) % n && side.path != CopyPath::host_staged;
     switch (side.path) {
       case CopyPath::same_device:
-        CUDA_CHECK(cudaStreamWaitEvent(stream, ready, 0));
+        if (!waited) CUDA_CHECK(cudaStreamWaitEvent(stream, ready, 0));
         CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
         break;
       case CopyPath::peer:
-        CUDA_CHECK(cudaStreamWaitEvent(stream, ready, 0));
+        if (!waited) CUDA_CHECK(cudaStreamWaitEvent(stream, ready, 0));
         CUDA_CHECK(cudaMemcpyPeerAsync(dst, me.device, src, from.device, bytes, stream));
         break;
       case CopyPath::host_staged: {

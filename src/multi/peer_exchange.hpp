@@ -4,32 +4,14 @@
 // GPUs have no peer access (still asynchronous); a plain device copy between bands of one GPU.
 #pragma once
 
-#include <condition_variable>
 #include <cstddef>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "multi/halo_exchange.hpp"
+#include "multi/phase_barrier.hpp"
 
 namespace ls::multi {
-
-/// A barrier for the bands' threads that a failed thread can break (std::barrier cannot).
-class PhaseBarrier {
- public:
-  explicit PhaseBarrier(int parties) : parties_(parties) {}
-  /// Waits until all parties arrived; throws DeviceError once the barrier is broken.
-  void arrive_and_wait();
-  void abort() noexcept;
-
- private:
-  std::mutex mutex_;
-  std::condition_variable arrived_;
-  int parties_;
-  int waiting_ = 0;
-  unsigned long long phase_ = 0;
-  bool aborted_ = false;
-};
 
 /// How a pair of bands copies: on one GPU, peer to peer, or staged through pinned host memory.
 enum class CopyPath { same_device, peer, host_staged };
@@ -59,6 +41,8 @@ class PeerExchange final : public HaloExchange {
   /// From the neighbours' own rows in their buffers, on the band's stream; or (`edges`) from their
   /// edge buffers, on the band's edge stream.
   void pull(int band, int buffer, int rows, bool edges);
+  /// Makes `stream` wait for the neighbours' `pulled[buffer]` (before a write of that parity).
+  void wait_for_neighbours_pulled(int band, int buffer, cudaStream_t stream) const;
   bool edges_ = false;
   std::vector<BandMemory> bands_;
   std::size_t row_bytes_;

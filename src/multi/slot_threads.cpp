@@ -1,10 +1,14 @@
 // slot_threads.cpp — the per-slot host threads (slot_threads.hpp).
 #include "multi/slot_threads.hpp"
 
+#include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <exception>
 #include <mutex>
+
+#include "multi/spin_wait.hpp"
 
 namespace ls::multi {
 
@@ -14,6 +18,10 @@ struct SlotThreads::Worker {
   std::condition_variable done;
   std::deque<std::function<void()>> jobs;
   int running = 0;  // jobs taken but not finished
+  // Counters the waits spin on before they sleep (spin_wait.hpp); changed under `mutex`.
+  std::atomic<std::uint64_t> posted{0};    // jobs handed to this slot
+  std::atomic<std::uint64_t> finished{0};  // jobs run to their end
+  std::atomic<bool> stopping{false};
   bool stop = false;
   std::exception_ptr failure;
   std::thread thread;
@@ -27,8 +35,10 @@ struct SlotThreads::Worker {
     } catch (...) {
       entered = std::current_exception();
     }
+    std::uint64_t taken = 0;
     for (;;) {
       std::function<void()> job;
+      spin_until([&] { return posted.load() != taken || stopping.load(); });
       {
         std::unique_lock lock(mutex);
         wake.wait(lock, [&] { return stop || !jobs.empty(); });
@@ -36,6 +46,7 @@ struct SlotThreads::Worker {
         job = std::move(jobs.front());
         jobs.pop_front();
         ++running;
+        ++taken;
       }
       std::exception_ptr error = entered;
       if (!error) {
@@ -48,6 +59,7 @@ struct SlotThreads::Worker {
       std::lock_guard lock(mutex);
       if (error && !failure) failure = error;
       --running;
+      finished.fetch_add(1);
       done.notify_all();
     }
   }
@@ -76,6 +88,7 @@ void SlotThreads::stop_all() noexcept {
     {
       std::lock_guard lock(w->mutex);
       w->stop = true;
+      w->stopping.store(true);
     }
     w->wake.notify_all();
   }
@@ -86,16 +99,20 @@ void SlotThreads::stop_all() noexcept {
 std::thread::id SlotThreads::thread_id(std::size_t slot) const { return workers_.at(slot)->thread.get_id(); }
 
 void SlotThreads::run_on_all(const std::function<void(int slot)>& job) {
+  std::vector<std::uint64_t> target(workers_.size());
   for (std::size_t i = 0; i < workers_.size(); ++i) {
     Worker& w = *workers_[i];
     {
       std::lock_guard lock(w.mutex);
       w.jobs.emplace_back([&job, i] { job(static_cast<int>(i)); });
+      target[i] = w.posted.fetch_add(1) + 1;
     }
     w.wake.notify_all();
   }
   std::exception_ptr first;
-  for (auto& w : workers_) {
+  for (std::size_t i = 0; i < workers_.size(); ++i) {
+    Worker* w = workers_[i].get();
+    spin_until([&] { return w->finished.load() >= target[i]; });
     std::unique_lock lock(w->mutex);
     w->done.wait(lock, [&] { return w->jobs.empty() && w->running == 0; });
     if (w->failure && !first) first = w->failure;
