@@ -18,10 +18,12 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 #include <utility>
 
 #include "cuda_check.hpp"
+#include "device_slot.hpp"
 #include "life_device.cuh"
 #include "life_kernels.hpp"
 
@@ -151,17 +153,21 @@ struct LaunchPlan {
   double cost;  // the model's time for the launch (tile rows per multiprocessor over its busy share)
 };
 
-/// Blocks each shape keeps resident per multiprocessor, and the multiprocessor count (read once).
+/// Blocks each shape keeps resident per multiprocessor, and the multiprocessor count (read once
+/// per device: a split lattice's bands launch on every GPU of the host, which may differ).
 struct Occupancy {
   int sms = 0;
   int blocks[kShapeCount] = {};
 };
 
 const Occupancy& occupancy() {
-  static const Occupancy occ = [] {
-    Occupancy o;
+  static std::once_flag once[detail::kMaxDevices];
+  static Occupancy occ[detail::kMaxDevices];
+  const int slot = detail::current_device_slot();
+  std::call_once(once[slot], [slot] {
     int device = 0;
     CUDA_CHECK(cudaGetDevice(&device));
+    Occupancy& o = occ[slot];
     CUDA_CHECK(cudaDeviceGetAttribute(&o.sms, cudaDevAttrMultiProcessorCount, device));
     const auto table = kernel_table<true>(std::make_index_sequence<kShapeCount>());
     for (int i = 0; i < kShapeCount; ++i) {
@@ -169,9 +175,8 @@ const Occupancy& occupancy() {
           cudaOccupancyMaxActiveBlocksPerMultiprocessor(&o.blocks[i], table[i], 32 * kShapes[i].warps, 0));
       if (o.blocks[i] < 1) o.blocks[i] = 1;
     }
-    return o;
-  }();
-  return occ;
+  });
+  return occ[slot];
 }
 
 /// LS_BITPACKED_BASE_SHAPES=1: the model chooses among the base shapes only (before/after runs).

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "cuda_check.hpp"
+#include "device_slot.hpp"
 #include "life_device.cuh"
 #include "life_kernels.hpp"
 
@@ -111,13 +112,8 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-/// Devices told apart by the per-device caches below (ordinals beyond share the last slot).
-constexpr int kMaxDevices = 64;
-int current_device() {
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  return device < 0 || device >= kMaxDevices ? kMaxDevices - 1 : device;
-}
+using detail::current_device_slot;
+using detail::kMaxDevices;
 
 /// Shared memory per block the device gives on request (cudaDevAttrMaxSharedMemoryPerBlockOptin),
 /// per device, read once; or the limit set for tests.
@@ -126,7 +122,7 @@ int smem_limit() {
   if (g_smem_limit_override > 0) return g_smem_limit_override;
   // Atomic: the threads that drive a split lattice's bands (one per GPU) launch concurrently.
   static std::atomic<int> cached[kMaxDevices] = {};
-  const int device = current_device();
+  const int device = current_device_slot();
   if (cached[device] == 0) {
     int bytes = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
@@ -155,7 +151,7 @@ void launch_tile(const std::uint8_t* in, std::uint8_t* out, int width, int heigh
   // The attribute belongs to the kernel in one device's context: set it once per device (a lattice
   // split across GPUs launches this kernel on each).
   static std::once_flag once[kMaxDevices];
-  std::call_once(once[current_device()], [] {
+  std::call_once(once[current_device_slot()], [] {
     CUDA_CHECK(cudaFuncSetAttribute(life_step_iterate<kLife, kTileW, kTileH>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, T::kSmemBytes));
   });
