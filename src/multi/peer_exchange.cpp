@@ -109,11 +109,11 @@ void PeerExchange::wait_for_neighbours_pulled(int band, int buffer, cudaStream_t
   const int n = static_cast<int>(bands_.size());
   const int above = (band + n - 1) % n;
   const int below = (band + 1) % n;
+  CUDA_CHECK(cudaStreamWaitEvent(stream, events_[static_cast<std::size_t>(above)]->pulled[buffer].get(), 0));
   // Two bands: the band above is the band below (one wait; each costs the host ~1-2 us).
-  for (const int nb : {above, below}) {
-    if (nb == below && below == above) break;
-    CUDA_CHECK(cudaStreamWaitEvent(stream, events_[static_cast<std::size_t>(nb)]->pulled[buffer].get(), 0));
-  }
+  if (below != above)
+    CUDA_CHECK(
+        cudaStreamWaitEvent(stream, events_[static_cast<std::size_t>(below)]->pulled[buffer].get(), 0));
 }
 
 void PeerExchange::before_write(int band, int buffer) {

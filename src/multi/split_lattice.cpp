@@ -289,6 +289,18 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
 }
 
 SplitLattice::~SplitLattice() {
+  // Nothing is freed while any band's work may still run: a band's edge stream copies from its
+  // neighbours' edge buffers on another GPU, and cudaFree waits only for its own device. (A
+  // removal or merge, never the frame loop; a failed device answers with its error, ignored here.)
+  for (auto& s : state_) {
+    try {
+      const cuda::DeviceGuard on(s->device);
+      cudaStreamSynchronize(s->stream.get());
+      if (s->edge_stream.get()) cudaStreamSynchronize(s->edge_stream.get());
+    } catch (...) {  // the device is gone: nothing of it runs any more
+    }
+  }
+  cudaGetLastError();
   exchange_.reset();
   for (auto& s : state_) {
     // cudaFree and the stream's destruction with the band's device current.
@@ -323,10 +335,8 @@ void SplitLattice::run(const std::function<void(int band, BandState& s)>& job) {
         throw;
       }
     });
-  } catch (const InputError&) {
-    throw;
   } catch (...) {
-    broken_ = true;
+    broken_ = true;  // a job threw and broke the exchange's barrier: no band can step again
     throw;
   }
 }
