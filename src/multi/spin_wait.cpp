@@ -4,6 +4,10 @@
 #include <cstdlib>
 #include <thread>
 
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
 namespace ls::multi {
 
 namespace {
@@ -15,7 +19,7 @@ constexpr int kMaxSpinUs = 10000;
 // waits for needs: the placement tests ran 4x slower) sleeps at once, as before.
 constexpr unsigned kMinCoresToSpin = 8;
 
-int default_limit() { return std::thread::hardware_concurrency() >= kMinCoresToSpin ? kDefaultSpinUs : 0; }
+int default_limit() { return usable_cores() >= kMinCoresToSpin ? kDefaultSpinUs : 0; }
 
 int read_limit() {
   const char* text = std::getenv("LIFESTREAMS_SPIN_US");
@@ -29,6 +33,16 @@ int read_limit() {
 }
 
 }  // namespace
+
+unsigned usable_cores() {
+#if defined(__linux__)
+  // The cores this process may run on (a container's or taskset's cpuset), not the machine's.
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));
+#endif
+  return std::thread::hardware_concurrency();
+}
 
 int spin_limit_us() {
   static const int limit = read_limit();

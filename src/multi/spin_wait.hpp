@@ -6,7 +6,8 @@
 // the host. So a waiter first polls its condition for a short while — pausing the core, yielding it
 // once the spin grows long, so that an oversubscribed machine (CI's two cores) loses little — and
 // only then blocks as before. LIFESTREAMS_SPIN_US (0..10000) sets the spin, 0 turns it off
-// (before/after in one run of the bench); by default 50 us on a machine of 8 or more cores, else 0.
+// (before/after in one run of the bench); by default 50 us where the process may use 8 or more
+// cores, else 0.
 #pragma once
 
 #include <chrono>
@@ -20,6 +21,8 @@ namespace ls::multi {
 
 /// Microseconds a waiter spins before it blocks (LIFESTREAMS_SPIN_US, read once).
 int spin_limit_us();
+/// The cores this process may run on (its CPU affinity where the system says, else the machine's).
+unsigned usable_cores();
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)

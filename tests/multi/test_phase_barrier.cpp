@@ -3,12 +3,18 @@
 // (LIFESTREAMS_SPIN_US unset: CI's two cores sleep at once) and with a 50 us spin forced.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
+
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
 
 #include "core/error.hpp"
 #include "multi/phase_barrier.hpp"
@@ -78,11 +84,28 @@ TEST(SpinWait, TheLimitIsTheEnvironmentsOrTheMachinesDefault) {
   if (text && std::string(text) == "50") {
     EXPECT_EQ(spin_limit_us(), 50);
   } else if (!text) {
-    EXPECT_EQ(spin_limit_us(), std::thread::hardware_concurrency() >= 8 ? 50 : 0);
+    EXPECT_EQ(spin_limit_us(), usable_cores() >= 8 ? 50 : 0);
+    EXPECT_GE(usable_cores(), 1u);
+    EXPECT_LE(usable_cores(), std::max(1u, std::thread::hardware_concurrency()));
   } else {
     GTEST_SKIP() << "LIFESTREAMS_SPIN_US=" << text << " set outside the test";
   }
 }
+
+#if defined(__linux__)
+TEST(SpinWait, UsableCoresFollowTheThreadsAffinityNotTheMachine) {
+  unsigned seen = 0;
+  std::thread pinned([&] {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(static_cast<int>(sched_getcpu() < 0 ? 0 : sched_getcpu()), &one);
+    if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0) seen = usable_cores();
+  });
+  pinned.join();
+  if (seen == 0) GTEST_SKIP() << "this system refused to pin a thread to one core";
+  EXPECT_EQ(seen, 1u) << "a thread pinned to one core may use one";
+}
+#endif
 
 TEST(SpinWait, SlotThreadsHandOutManyShortJobsInOrder) {
   SlotThreads threads({{}, {}, {}});
