@@ -135,6 +135,15 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
       k_(spec.generations_per_launch),
       rule_(spec.rule),
       generation_(generation) {
+  // A constructor that throws after allocating releases as the destructor does (streams drained,
+  // each band's memory freed with its device current).
+  struct ReleaseOnThrow {
+    SplitLattice* self;
+    bool done = false;
+    ~ReleaseOnThrow() {
+      if (!done) self->release();
+    }
+  } release_on_throw{this};
   if (std::holds_alternative<CopyInit>(spec.init))
     throw InputError("a split lattice starts from a soup or a lattice, not a copy");
   if (const auto* l = std::get_if<Lattice>(&spec.init)) {
@@ -286,9 +295,12 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
     });
   }
   halos_stale_ = true;
+  release_on_throw.done = true;
 }
 
-SplitLattice::~SplitLattice() {
+SplitLattice::~SplitLattice() { release(); }
+
+void SplitLattice::release() noexcept {
   // Nothing is freed while any band's work may still run: a band's edge stream copies from its
   // neighbours' edge buffers on another GPU, and cudaFree waits only for its own device. (A
   // removal or merge, never the frame loop; a failed device answers with its error, ignored here.)
@@ -311,6 +323,7 @@ SplitLattice::~SplitLattice() {
       s.reset();
     }
   }
+  state_.clear();
 }
 
 std::vector<BandView> SplitLattice::band_views() const {

@@ -136,6 +136,9 @@ class SplitLattice {
   void enqueue_launch_edges_first(BandState& s, int band, int generations, int per_exchange,
                                   const StepHooks* marks);
   void run(const std::function<void(int band, BandState& s)>& job);
+  /// Drains every band's streams, then frees the exchange and the bands (each with its device
+  /// current); the destructor's work, and a throwing constructor's.
+  void release() noexcept;
 
   DeviceWorkers& workers_;
   int width_ = 0;
