@@ -16,19 +16,22 @@ int summary_every(double cost_ms, double work_ms) {
 
 void SummaryPacer::observe_cost(double ms) {
   if (!(ms >= 0) || !std::isfinite(ms)) return;
-  cost_ms_ = ms;
-  measured_ = true;
+  costs_[observed_ % kCostWindow] = ms;
+  ++observed_;
 }
 
-void SummaryPacer::forget_cost() {
-  cost_ms_ = 0;
-  measured_ = false;
+double SummaryPacer::cost_ms() const {
+  if (observed_ == 0) return 0;
+  const std::size_t held = std::min(observed_, kCostWindow);
+  return *std::min_element(costs_.begin(), costs_.begin() + static_cast<std::ptrdiff_t>(held));
 }
+
+void SummaryPacer::forget_cost() { observed_ = 0; }
 
 bool SummaryPacer::due(bool changed, double work_ms, bool in_flight) {
   ++since_;
   if (!changed) return false;
-  if (!measured_ && in_flight) return false;
+  if (!measured() && in_flight) return false;
   if (since_ < static_cast<std::uint64_t>(every(work_ms))) return false;
   since_ = 0;
   return true;

@@ -10,6 +10,8 @@
 // frame; a huge lattice's come every N frames and the readout says how old they are.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace ls {
@@ -31,15 +33,20 @@ int summary_every(double cost_ms, double work_ms);
 
 class SummaryPacer {
  public:
-  /// A summary's measured GPU time (ms): the newest measurement is the estimate, so that pacing
-  /// follows the population (the cost grows with the live cells) within one summary.
+  /// Measurements the estimate is taken from (observe_cost).
+  static constexpr std::size_t kCostWindow = 4;
+  /// A summary's measured GPU time (ms). The estimate is the least of the newest kCostWindow
+  /// measurements: a measurement between two events on a stream that shares the GPU with other
+  /// streams (and with the display's GL work) includes the time the summary waited for them, so it
+  /// can only be too high (1024² summaries beside 15 others: mostly 15-40 us, now and then 60-560
+  /// us); the least of the recent ones follows a drop at once and a rise within kCostWindow.
   void observe_cost(double ms);
   /// Forgets the estimate (the summary kernel changed: another layout or size).
   void forget_cost();
-  bool measured() const { return measured_; }
-  double cost_ms() const { return cost_ms_; }
+  bool measured() const { return observed_ > 0; }
+  double cost_ms() const;
   /// Frames between summaries at the present estimate and `work_ms` of stream work per frame.
-  int every(double work_ms) const { return measured_ ? summary_every(cost_ms_, work_ms) : 1; }
+  int every(double work_ms) const { return measured() ? summary_every(cost_ms(), work_ms) : 1; }
 
   /// One request opportunity (one request_summaries() call): whether to summarize now. `changed`:
   /// the state differs from the last summarized one (no summary is ever asked of a state already
@@ -52,8 +59,8 @@ class SummaryPacer {
   std::uint64_t since_last() const { return since_; }
 
  private:
-  double cost_ms_ = 0;
-  bool measured_ = false;
+  std::array<double, kCostWindow> costs_{};  // the newest measurements, round robin
+  std::size_t observed_ = 0;                 // measurements since the estimate was forgotten
   std::uint64_t since_ = ~std::uint64_t{0} / 2;
 };
 

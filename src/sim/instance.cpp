@@ -115,7 +115,7 @@ std::unique_ptr<Instance> Instances::make(const InstanceSpec& spec) {
       allocate(instance_bytes(layout, inst->width, inst->height), inst->width, inst->height, inst->variant);
   carve(*inst, layout);
   inst->stream = cuda::Stream(cuda::Stream::Create{});
-  inst->summaries.results_host = cuda::PinnedBuffer(kSummaryResultBytes);
+  inst->summaries.results_host = cuda::PinnedBuffer(kSummaryHostBytes);
   std::memset(inst->summaries.results_host.get(), 0, inst->summaries.results_host.bytes());
   const cudaStream_t stream = stream_of(*inst);
 

@@ -108,6 +108,11 @@ void SummaryRequests::enqueue_summary(const Instance& inst, std::size_t s, cudaS
                              on));
 }
 
+void enqueue_handoff_pulse(const Instance& inst, cudaStream_t stream) {
+  CUDA_CHECK(cudaMemcpyAsync(inst.summaries.results_host.as<std::uint64_t>() + kSummaryRing * kSummaryWords,
+                             inst.results_device, sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream));
+}
+
 FrameSummaries::FrameSummaries()
     : device_(kBranches * kSummaryWords * sizeof(std::uint64_t)),
       host_(kSummaryRing * kBranches * kSummaryWords * sizeof(std::uint64_t)) {}

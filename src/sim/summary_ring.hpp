@@ -27,6 +27,8 @@ inline constexpr std::size_t kSummaryRing = 4;
 inline constexpr std::size_t kSummaryWords = 2;  // population, hash
 /// Device bytes of an instance's summary results (one slot per request in flight).
 inline constexpr std::size_t kSummaryResultBytes = kSummaryRing * kSummaryWords * sizeof(std::uint64_t);
+/// Pinned bytes of an instance: its summary results, then the word its handoff pulse lands in.
+inline constexpr std::size_t kSummaryHostBytes = kSummaryResultBytes + sizeof(std::uint64_t);
 
 /// A timed summary's cost is measured again after this many untimed ones (summaries that come
 /// every frame are timed only in timed frames, or this often, so that their events cost little).
@@ -84,7 +86,7 @@ struct SummaryTiming {
 struct InstanceSummaries {
   std::array<SummarySlot, kSummaryRing> slots;
   std::size_t next = 0;
-  cuda::PinnedBuffer results_host;  // kSummaryResultBytes
+  cuda::PinnedBuffer results_host;  // kSummaryHostBytes
   mutable std::optional<StateSummary> newest;
   mutable std::uint64_t newest_sequence = 0;
   mutable std::uint64_t newest_frame = 0;   // the newest summary's SummarySlot::frame
@@ -140,6 +142,14 @@ void poll_summaries(const Instance& inst, const KnownEvents* known = nullptr);
 /// none is read later with another frame's values. No CUDA call unless one is there.
 void settle_gathered(const Instance& inst, const std::uint64_t* begin, const std::uint64_t* end,
                      const KnownEvents* known = nullptr);
+
+/// Enqueues an instance's handoff pulse on `stream`: one word copied from its device summary
+/// results to its pinned pulse word, never read. A stepped frame whose summary is paced out gets
+/// it in the summary's place, so that every stepped frame's stream work ends with a copy to pinned
+/// memory before the display's wait for the CUDA-GL map. Without one the map waited ~2.6 ms a
+/// frame (H100: 16 x 4096² per-instance 428-447 frames/s, with the pulse 923-935; a device memset
+/// in its place did not help): bench/NOTES.md "Summaries paced out, and the handoff pulse".
+void enqueue_handoff_pulse(const Instance& inst, cudaStream_t stream);
 
 /// The instance's stream work per frame (mean step + display ms of its timed frames), the
 /// reference its summaries are paced against.
