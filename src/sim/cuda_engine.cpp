@@ -57,7 +57,6 @@ struct CudaEngine::Impl {
   sim::FrameGraphCache frame_graph;     // names the instances' buffers and events: goes first
   std::vector<sim::BranchWork> branch_work;
   sim::SummaryRequests summaries;
-  std::vector<Instance*> pulses;  // request_summaries' scratch: instances given a handoff pulse
   sim::TimingRing timing;
   RollingStats host_enqueue;
 
@@ -307,19 +306,17 @@ void CudaEngine::request_summaries() {
   }
   const std::uint64_t frames = e.timing.frame_count();
   const int timed_slot = e.timing.current_timed_slot();
-  // A stepped instance whose summary is paced out gets the handoff pulse in its place (one per
-  // stream: in the shared stream mode, none where a summary already ends the stream's frame).
+  // A stepped instance whose summary is paced out gets the handoff pulse in its place; the shared
+  // stream mode's one stream gets one, and only where no summary ends its frame.
   const bool shared = e.instances.mode() == StreamMode::shared;
-  bool shared_copied = false;
-  std::vector<Instance*>& pulses = e.pulses;
-  pulses.clear();
+  bool summarized = false;
   for (const auto& p : e.instances.all()) {
     Instance& inst = *p;
     if (!sim::summary_due(inst)) {
-      if (after_step) pulses.push_back(&inst);
+      if (after_step && !shared) sim::enqueue_handoff_pulse(inst, e.instances.stream_of(inst));
       continue;
     }
-    shared_copied = shared;
+    summarized = true;
     // Right after a timed frame's step, the summary is part of that frame: its bar is in the
     // frame's timeline and its time in the frame's span. Later requests (edits while paused)
     // belong to no timed frame.
@@ -330,10 +327,9 @@ void CudaEngine::request_summaries() {
         inst, e.instances.stream_of(inst), e.graphs, frames,
         sim::SummaryTiming{in_timed_frame || measure, in_timed_frame ? frames - 1 : sim::kNoFrame});
   }
-  for (Instance* inst : pulses) {
-    if (shared_copied) break;
-    sim::enqueue_handoff_pulse(*inst, e.instances.stream_of(*inst));
-    shared_copied = shared;
+  if (after_step && shared && !summarized && e.instances.size() > 0) {
+    const Instance& first = *e.instances.all().front();
+    sim::enqueue_handoff_pulse(first, e.instances.stream_of(first));
   }
 }
 
