@@ -70,7 +70,32 @@ struct PanelModel {
   // for a few seconds after it changes).
   std::string error;
   std::string message;
+
+  // Throughput (app/figures.hpp), in cell updates per second. Delivered: cells times generations
+  // the app actually advanced per wall-clock second over the last second (0 while paused).
+  // Kernel rate: the sum of the instances' step rates while stepping (what the kernels would give
+  // back to back, whatever the frame rate).
+  double delivered_cups = 0;
+  double kernel_cups = 0;
+
+  /// A change built beside the frame loop (a large size, reset or instance count): while it runs the
+  /// old state stays on screen and usable; Esc or the notice's Cancel abandons it.
+  struct Job {
+    bool active = false;
+    std::string what;     // "size 65536 x 65536 for 3 instances"
+    double fraction = 0;  // 0..1 done
+  };
+  Job job;
+  /// Cells were drawn or a pattern loaded since the last save, and a quit was asked once: the
+  /// notice asks to confirm (a second Ctrl+Q or Enter quits, Esc stays).
+  bool quit_pending = false;
+  /// One per kSizePresets entry: why the engine cannot hold every instance at that size ("" when
+  /// it can). Empty: not known (every preset offered).
+  std::vector<std::string> size_preset_refusals;
 };
+
+/// The square sizes the Size presets list offers.
+inline constexpr int kSizePresets[] = {256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072};
 
 /// Frame rates within this fraction of the refresh rate count as held by vsync: a frame rate well
 /// below it (a CPU engine at 38 frames/s under a 60 Hz display) is the engine's own.
