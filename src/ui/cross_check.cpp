@@ -44,6 +44,32 @@ void cross_check(const std::vector<InstanceStatus>& statuses, std::vector<CrossC
   }
 }
 
+BadgeSummary summarise_badge(std::size_t index, const std::vector<InstanceStatus>& statuses,
+                             const std::vector<CrossCheck>& checks) {
+  BadgeSummary b;
+  const int group = checks[index].group;
+  if (group < 0) return b;
+  const std::optional<StateSummary>& me = statuses[index].summary;
+  b.has_summary = me.has_value();
+  if (me) b.generation = me->generation;
+  std::vector<std::size_t> pending;
+  for (std::size_t j = 0; j < statuses.size(); ++j) {
+    if (checks[j].group != group) continue;
+    const std::optional<StateSummary>& other = statuses[j].summary;
+    if (!me || !other || other->generation != me->generation) {
+      ++b.pending;
+      pending.push_back(j);
+    } else if (other->hash == me->hash) {
+      ++b.agree;
+    } else {
+      ++b.differ;
+      b.differing.push_back(j);
+    }
+  }
+  b.differing.insert(b.differing.end(), pending.begin(), pending.end());
+  return b;
+}
+
 const char* group_label(int group, char* out, std::size_t size) {
   if (group < 0) {
     std::snprintf(out, size, "-");

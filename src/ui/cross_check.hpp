@@ -27,6 +27,21 @@ struct CrossCheck {
 /// group members whose summaries are at the same generation.
 void cross_check(const std::vector<InstanceStatus>& statuses, std::vector<CrossCheck>& out);
 
+/// What the badge of instance `index` says of its group, measured against its newest summary: how
+/// many members (itself included) have a summary of that generation with its hash (agree), with
+/// another hash (differ), or none of that generation yet (pending); and the members that do not
+/// agree, those that differ first, each in instance order. Empty for an instance in no group.
+struct BadgeSummary {
+  bool has_summary = false;      // `index` has a summary to compare against
+  std::uint64_t generation = 0;  // its generation
+  int agree = 0;
+  int differ = 0;
+  int pending = 0;
+  std::vector<std::size_t> differing;  // members that differ, then those pending
+};
+BadgeSummary summarise_badge(std::size_t index, const std::vector<InstanceStatus>& statuses,
+                             const std::vector<CrossCheck>& checks);
+
 /// "A".."Z", then "AA"... for group numbers; writes into `out` and returns it.
 const char* group_label(int group, char* out, std::size_t size);
 

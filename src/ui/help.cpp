@@ -4,11 +4,15 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "ui/style.hpp"
 
 namespace ls::ui {
 
 namespace {
+constexpr float kHelpWidthEm = 40.f;  // the overlay's width where the display allows, in font sizes
+
 constexpr HelpEntry kEntries[] = {
     {"Space", "pause / run"},
     {"N", "single step (one generation)"},
@@ -19,7 +23,13 @@ constexpr HelpEntry kEntries[] = {
     {"S", "screenshot to a numbered PNG (never overwrites)"},
     {"Tab", "show / hide the panel (its width is remembered)"},
     {"F1", "show / hide this help"},
-    {"Esc", "quit"},
+    {"Esc",
+     "close the topmost thing open: a dropdown or popup, this help, a field being edited (its edit "
+     "cancelled), a running fill (cancelled); otherwise nothing"},
+    {"Ctrl+Q",
+     "quit; when cells were drawn or a pattern loaded since the last save it asks once first "
+     "(Ctrl+Q again or Enter quits, Esc stays)"},
+    {"Window close button", "quit, asking first as Ctrl+Q does"},
     {"Mouse wheel", "zoom at the cursor"},
     {"Left-drag", "pan the tile's view"},
     {"Double-click", "fit the tile's view"},
@@ -36,35 +46,52 @@ const HelpEntry* help_entries(std::size_t& count) {
 
 void draw_help(bool* open) {
   const ImGuiIO& io = ImGui::GetIO();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  // As wide as it reads well, never wider or taller than the display: the Action column wraps and
+  // the window scrolls in a small one.
+  const float margin = ImGui::GetFontSize();
+  const float most_w = std::max(ImGui::GetFontSize() * 10, io.DisplaySize.x - 2 * margin);
+  const float most_h = std::max(ImGui::GetFontSize() * 6, io.DisplaySize.y - 2 * margin);
+  const float width = std::min(ImGui::GetFontSize() * kHelpWidthEm, most_w);
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always,
                           ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, most_h));
   // Opaque: the panel's text showing through made the table hard to read.
   ImGui::SetNextWindowBgAlpha(1.f);
   constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse |
                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove;
   if (ImGui::Begin("Keys and mouse##help", open, kFlags)) {
-    text_coloured(colour::dim, "Keys go to the tiles unless a panel field has the keyboard;");
-    text_coloured(colour::dim, "mouse actions apply to the tile under the cursor.");
+    ImGui::PushStyleColor(ImGuiCol_Text, colour::dim);
+    ImGui::TextWrapped(
+        "Keys go to the tiles unless a panel field has the keyboard; mouse actions apply to the tile "
+        "under the cursor.");
+    ImGui::PopStyleColor();
     ImGui::Spacing();
     constexpr ImGuiTableFlags kTable =
         ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH;
     if (ImGui::BeginTable("##keys", 2, kTable)) {
-      ImGui::TableSetupColumn("Input");
-      ImGui::TableSetupColumn("Action");
+      // The Input column as wide as its longest entry up to 40% of the table; both wrap.
+      float input_w = 0;
+      for (const HelpEntry& e : kEntries) input_w = std::max(input_w, ImGui::CalcTextSize(e.input).x);
+      const float avail = ImGui::GetContentRegionAvail().x - 4 * style.CellPadding.x;
+      ImGui::TableSetupColumn("Input", ImGuiTableColumnFlags_WidthFixed, std::min(input_w, avail * 0.4f));
+      ImGui::TableSetupColumn("Action", ImGuiTableColumnFlags_WidthStretch);
       ImGui::TableHeadersRow();
       for (const HelpEntry& e : kEntries) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::PushStyleColor(ImGuiCol_Text, colour::step);
-        ImGui::TextUnformatted(e.input);
+        ImGui::TextWrapped("%s", e.input);
         ImGui::PopStyleColor();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(e.action);
+        ImGui::TextWrapped("%s", e.action);
       }
       ImGui::EndTable();
     }
     ImGui::Spacing();
-    text_coloured(colour::dim, "F1 or the close button hides this window.");
+    ImGui::PushStyleColor(ImGuiCol_Text, colour::dim);
+    ImGui::TextWrapped("F1, Esc or the close button hides this window.");
+    ImGui::PopStyleColor();
   }
   ImGui::End();
 }

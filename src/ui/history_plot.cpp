@@ -60,9 +60,13 @@ void draw_frame_history(const PanelModel& model) {
   char label[64];
   char num[32];
   for (const FrameSeries& s : frame_series(model)) {
+    // Drawn (empty) before two samples exist, so that nothing below it moves when they come.
     const std::vector<float>& v = *s.samples;
-    if (v.size() < 2) continue;
-    std::snprintf(label, sizeof label, "%s %s ms", s.label, format_ms(v.back(), num, sizeof num));
+    if (v.empty()) {
+      std::snprintf(label, sizeof label, "%s \xE2\x80\x94", s.label);
+    } else {
+      std::snprintf(label, sizeof label, "%s %s ms", s.label, format_ms(v.back(), num, sizeof num));
+    }
     ImGui::PushID(s.label);
     ImGui::PushStyleColor(ImGuiCol_FrameBg, colour::plot_bg);
     ImGui::PushStyleColor(ImGuiCol_PlotLines, colour::step);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 
 #include "ui/format.hpp"
@@ -19,6 +20,7 @@ namespace {
 
 constexpr int kTableRowsShown = 12;  // taller tables scroll
 constexpr int kColumns = 8;
+constexpr float kCellPadShare = 0.6f;  // of the style's cell padding: the columns sit closer here
 
 Target one(std::size_t index) { return Target{false, index}; }
 
@@ -33,35 +35,83 @@ void InstancesSection::draw(const PanelModel& model, const std::vector<CrossChec
   if (device_fields_.size() < statuses.size()) device_fields_.resize(statuses.size());
   // On the CPU engine the variant and k are kept for a GPU; every variant runs one reference code.
   const bool gpu = runs_on_gpu(model);
-  ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg |
-                          ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_NoPadOuterX |
-                          ImGuiTableFlags_NoClip;
-  if (count > kTableRowsShown) flags |= ImGuiTableFlags_ScrollY;
+  // Narrow cell padding: every column shows at the panel's default width.
+  ImGui::PushStyleVar(
+      ImGuiStyleVar_CellPadding,
+      ImVec2(std::round(ImGui::GetStyle().CellPadding.x * kCellPadShare), ImGui::GetStyle().CellPadding.y));
   const ImGuiStyle& style = ImGui::GetStyle();
+  const float pad = style.FramePadding.x * 2;
+  // Every column keeps the width its content needs, the rule column at least a long rule whole
+  // and otherwise what the others leave; a panel narrower than their sum scrolls the table
+  // sideways, the instance number staying.
+  static constexpr const char* kNames[kColumns] = {"#",       "variant", "rule", "k",
+                                                   "runs on", "check",   "live", "gen"};
+  constexpr int kRuleColumn = 2;
+  const bool any_gpu = std::any_of(model.instance_devices.begin(), model.instance_devices.end(),
+                                   [](const std::vector<int>& d) { return !d.empty(); });
+  // The check column as wide as the widest badge shown (a divergence widens it).
+  float badge_w = ImGui::CalcTextSize("A agree").x;
+  for (const CrossCheck& c : checks) {
+    if (c.state == CrossCheck::State::diverged)
+      badge_w = std::max(badge_w, ImGui::CalcTextSize("AA DIVERGED").x);
+    if (c.group >= 26) badge_w = std::max(badge_w, ImGui::CalcTextSize("AA agree").x);
+  }
+  float widths[kColumns] = {
+      ImGui::CalcTextSize("00").x,
+      ImGui::CalcTextSize("bitpacked").x + ImGui::GetFrameHeight() + pad,
+      ImGui::CalcTextSize("B3678/S34678").x + pad,
+      ImGui::CalcTextSize("64").x + pad,
+      any_gpu ? ImGui::CalcTextSize("GPUs").x + style.ItemInnerSpacing.x + ImGui::CalcTextSize("0,1").x + pad
+              : ImGui::CalcTextSize("CPU").x,
+      badge_w + style.FramePadding.x * 1.6f,
+      ImGui::CalcTextSize("999999").x,
+      ImGui::CalcTextSize("999999").x,
+  };
+  float needed = 2 * style.CellPadding.x * (kColumns - 1);
+  for (int c = 0; c < kColumns; ++c) {
+    widths[c] = std::ceil(std::max(widths[c], ImGui::CalcTextSize(kNames[c]).x));
+    needed += widths[c];
+  }
+  const bool scroll_y = count > kTableRowsShown;
+  const float visible = std::floor(ImGui::GetContentRegionAvail().x - (scroll_y ? style.ScrollbarSize : 0.f));
+  const bool scroll_x = needed > visible;
+  if (!scroll_x) {
+    widths[kRuleColumn] += visible - needed;
+    needed = visible;
+  }
   const float row_h = ImGui::GetFrameHeight() + 2 * style.CellPadding.y;
   const float head_h = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
   const int shown = std::min(count, kTableRowsShown);
-  const ImVec2 outer(0, count > kTableRowsShown ? head_h + row_h * static_cast<float>(shown) + 2 : 0.f);
-  if (!ImGui::BeginTable("##instances", kColumns, flags, outer)) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("#");
-  ImGui::TableSetupColumn(
-      "variant", ImGuiTableColumnFlags_WidthFixed,
-      ImGui::CalcTextSize("bitpacked").x + ImGui::GetFrameHeight() + style.FramePadding.x * 2);
-  ImGui::TableSetupColumn("rule", ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn("k", ImGuiTableColumnFlags_WidthFixed,
-                          ImGui::CalcTextSize("64").x + style.FramePadding.x * 2);
-  ImGui::TableSetupColumn("GPU", ImGuiTableColumnFlags_WidthFixed,
-                          ImGui::CalcTextSize("0,1,2").x + style.FramePadding.x * 2);
-  ImGui::TableSetupColumn("check");
-  ImGui::TableSetupColumn("live", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("999999").x);
-  ImGui::TableSetupColumn("gen", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("999999").x);
+  const float rows_h = head_h + row_h * static_cast<float>(shown) + 2;
+  // Sideways scrolling comes from a child window of our own around the table: unlike a table's
+  // ScrollX window it is flattened for navigation, so Tab goes on from the Scene's fields into the
+  // rows and on to Patterns, as in the rest of the panel. Its items keep the panel's ids.
+  const ImGuiID ids = ImGui::GetCurrentWindow()->IDStack.back();
+  const float table_h = table_h_ > 0 && shown == shown_rows_ ? table_h_ : rows_h;
+  const float box_h = table_h + (scroll_x ? style.ScrollbarSize : 0.f);
+  ImGui::BeginChild("##instances_box", ImVec2(0, box_h), false,
+                    ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NavFlattened);
+  ImGui::PushOverrideID(ids);
+  ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg |
+                          ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_NoPadOuterX |
+                          ImGuiTableFlags_NoClip;
+  if (scroll_y) flags |= ImGuiTableFlags_ScrollY;
+  if (!ImGui::BeginTable("##instances", kColumns, flags, ImVec2(needed, scroll_y ? rows_h : 0.f))) {
+    ImGui::PopID();
+    ImGui::EndChild();
+    ImGui::PopStyleVar();
+    return;
+  }
+  ImGui::TableSetupScrollFreeze(1, 1);
+  for (int c = 0; c < kColumns; ++c)
+    ImGui::TableSetupColumn(kNames[c], ImGuiTableColumnFlags_WidthFixed, widths[c]);
   static constexpr const char* kHeaderTips[kColumns] = {
       "instance (click to select it for Patterns)",
       "variant (kernel)",
       "rule: type B/S or S/B, Enter applies",
       "generations per launch (iterate, bitpacked)",
-      "GPU(s) the instance runs on: type another and Enter to move it there (as the script's devices I LIST)",
+      "where the instance runs: the CPU, or its GPU(s); on a GPU engine type another list (0 or 0,1) "
+      "and Enter to move it there (as the script's devices I LIST)",
       "cross-check: instances of one start state (group letter) must agree at equal generations",
       "population (live cells) of the newest summary",
       "generation of that summary",
@@ -71,10 +121,14 @@ void InstancesSection::draw(const PanelModel& model, const std::vector<CrossChec
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int c = 0; c < kColumns; ++c) {
     if (!ImGui::TableSetColumnIndex(c)) continue;
-    const bool cuda_only = !gpu && (c == kVariantColumn || c == kLaunchColumn);
-    const Faded faded(cuda_only);
+    const bool cuda_only = c == kVariantColumn || c == kLaunchColumn;
+    const Faded faded(cuda_only && !gpu);
     ImGui::TableHeader(ImGui::TableGetColumnName(c));
-    tooltip(cuda_only ? kCudaSettingsTip : kHeaderTips[c]);
+    if (cuda_only) {
+      setting_tip(gpu, kHeaderTips[c]);
+    } else {
+      tooltip(kHeaderTips[c]);
+    }
   }
 
   ImGuiListClipper clipper;
@@ -102,6 +156,7 @@ void InstancesSection::draw(const PanelModel& model, const std::vector<CrossChec
         if (variant_combo("##variant", variant_label(s.variant), &s.variant, chosen)) {
           out.push_back(cmd::SetVariant{one(idx), chosen});
         }
+        setting_tip(gpu, "The kernel this instance runs (V over its tile cycles it).");
       }
 
       ImGui::TableNextColumn();
@@ -119,10 +174,11 @@ void InstancesSection::draw(const PanelModel& model, const std::vector<CrossChec
             });
         if (k) out.push_back(cmd::GensPerLaunch{one(idx), *k});
         // The rows keep one height: a bad typed k says why in the tooltip.
-        if (!typed.error.empty()) {
-          tooltip(typed.error.c_str());
+        constexpr const char* kTip = "Generations per launch (drag, or double-click to type)";
+        if (!typed.error.empty() || typed.was_typing) {
+          field_tip(kTip, typed.error, false, typed.was_typing);
         } else {
-          tooltip(gpu ? "Generations per launch (drag or double-click to type)" : kCudaSettingsTip);
+          setting_tip(gpu, kTip);
         }
       } else {
         ImGui::AlignTextToFramePadding();
@@ -140,6 +196,11 @@ void InstancesSection::draw(const PanelModel& model, const std::vector<CrossChec
     }
   }
   ImGui::EndTable();
+  table_h_ = ImGui::GetItemRectSize().y;
+  shown_rows_ = shown;
+  ImGui::PopID();
+  ImGui::EndChild();
+  ImGui::PopStyleVar();
 }
 
 void InstancesSection::draw_rule(const InstanceStatus& s, std::size_t index, std::vector<Command>& out) {
@@ -159,38 +220,47 @@ void InstancesSection::draw_rule(const InstanceStatus& s, std::size_t index, std
   if (ImGui::InputText("##rule", f.text, sizeof f.text)) check_rule_text(f.text, f.error);
   const TextEditEnd end = text_edit_end(f.text, f.at_activation, sizeof f.at_activation);
   if (red) ImGui::PopStyleColor();
-  if (!f.error.empty() && (ImGui::IsItemHovered() || ImGui::IsItemActive())) {
-    ImGui::SetTooltip("%s", f.error.c_str());
-  }
   if (end == TextEditEnd::cancelled) {
     f.synced = false;  // show the instance's rule again
   } else if (end == TextEditEnd::applied) {
     if (const std::optional<Rule> rule = check_rule_text(f.text, f.error)) {
       if (*rule != s.rule) out.push_back(cmd::SetRule{one(index), *rule});
+    } else if (enter_pressed()) {
+      keep_editing(id);
     }
   }
+  // The rows keep one height: the error is in the tooltip, beside the panel.
+  field_tip("This instance's rule: B/S (B36/S23), S/B (23/36) or a name; Enter applies it.", f.error, false,
+            ImGui::IsItemActive());
 }
 
 void InstancesSection::draw_devices(const std::vector<int>& devices, std::size_t index,
                                     std::vector<Command>& out) {
+  ImGui::AlignTextToFramePadding();
   if (devices.empty()) {
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextDisabled("host");
-    tooltip("The CPU engine keeps the instances in host memory.");
+    ImGui::TextUnformatted("CPU");
+    tooltip("The CPU engine runs this instance in host memory.");
     return;
   }
+  // "GPU 0" or "GPUs 0,1": the word, then the list as a field (the script's devices I LIST).
+  const float x = ImGui::GetCursorPosX();
+  ImGui::TextUnformatted(devices.size() == 1 ? "GPU" : "GPUs");
+  ImGui::SameLine(0, 0);
+  ImGui::SetCursorPosX(x + ImGui::CalcTextSize("GPUs").x + ImGui::GetStyle().ItemInnerSpacing.x);
   TextField& f = device_fields_[index % device_fields_.size()];
   const std::string now = device_list_text(devices);
   ImGui::SetNextItemWidth(-FLT_MIN);
   const TextEditEnd end = text_field("##gpu", "", f, now.c_str());
   if (end == TextEditEnd::edited) (void)check_device_list_text(f.text, f.error);
-  if (end != TextEditEnd::applied) return;
-  if (const std::optional<std::vector<int>> asked = check_device_list_text(f.text, f.error)) {
-    if (*asked != devices) out.push_back(cmd::Devices{one(index), *asked});
-    // The field shows the engine's answer next frame: the new devices, or the old on a refusal
-    // (whose message the panel shows as the command's error).
-    f.synced = false;
+  if (end == TextEditEnd::applied) {
+    if (const std::optional<std::vector<int>> asked = check_device_list_text(f.text, f.error)) {
+      if (*asked != devices) out.push_back(cmd::Devices{one(index), *asked});
+      // The field shows the engine's answer next frame: the new devices, or the old on a refusal
+      // (whose message the panel shows as the command's error).
+      f.synced = false;
+    }
   }
+  end_field(f, end, "The GPUs this instance runs on (0, or 0,1): Enter moves it there.", false);
 }
 
 void InstancesSection::draw_counts(const InstanceStatus& s) {

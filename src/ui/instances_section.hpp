@@ -1,6 +1,7 @@
 // instances_section.hpp — the panel's Instances section: one table row per instance with its
-// number (click to select it for Patterns), variant, rule, generations per launch, the GPU(s) it
-// runs on, cross-check badge, live count and generation. Each change goes out as a Command.
+// number (click to select it for Patterns), variant, rule, generations per launch, where it runs
+// (the CPU or its GPUs), cross-check badge, live count and generation. Each change goes out as a
+// Command. A panel too narrow for the columns scrolls the table sideways.
 #pragma once
 
 #include <string>
@@ -32,8 +33,9 @@ class InstancesSection {
  private:
   void draw_rule(const InstanceStatus& s, std::size_t index, std::vector<Command>& out);
   void draw_counts(const InstanceStatus& s);
-  /// The GPU column: the instance's devices ("1", "0,1"); Enter with another list issues
-  /// cmd::Devices, the command the script line `devices I LIST` is. Host memory: "host", fixed.
+  /// The "runs on" column: "GPU" or "GPUs" and the instance's devices as a field ("1", "0,1");
+  /// Enter with another list issues cmd::Devices, the command the script line `devices I LIST` is.
+  /// Host memory (the CPU engine): "CPU", fixed.
   void draw_devices(const std::vector<int>& devices, std::size_t index, std::vector<Command>& out);
 
   /// A per-instance rule field: the text shown, the rule it was last synced from, its error.
@@ -44,6 +46,8 @@ class InstancesSection {
     bool synced = false;
     std::string error;
   };
+  float table_h_ = 0;   // the table's height in the last frame (the box around it takes it)
+  int shown_rows_ = 0;  // the rows it showed then
   // One per instance, grown with the table (Engine::max_instances per engine).
   std::vector<RuleField> rule_fields_ = std::vector<RuleField>(kMaxInstancesPerDevice);
   std::vector<TypedValue> k_typed_ = std::vector<TypedValue>(kMaxInstancesPerDevice);

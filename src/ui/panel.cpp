@@ -40,10 +40,14 @@ void Panel::set_scale(float scale) {
 float Panel::width_for(float display_w) const {
   display_w = std::max(display_w, 0.f);  // ImGui's size is -1 until the first frame
   const float most = std::floor(display_w * kMaxWidthFraction);
-  if (chosen_width_ <= 0) {
-    return std::min(std::round(kDefaultWidth * scale_), std::floor(display_w * kDefaultWidthFraction));
-  }
+  // The least width holds the panel's forms (a small window gives the panel up to its largest share
+  // before its fields are cut); its tables scroll sideways below that.
   const float least = std::min(std::round(kMinWidth * scale_), most);
+  if (chosen_width_ <= 0) {
+    return std::clamp(
+        std::min(std::round(kDefaultWidth * scale_), std::floor(display_w * kDefaultWidthFraction)), least,
+        most);
+  }
   return std::clamp(chosen_width_, least, most);
 }
 
@@ -75,7 +79,7 @@ void Panel::draw(const PanelModel& model, std::vector<Command>& out) {
         if (ImGui::CollapsingHeader("Per-stream timings", ImGuiTreeNodeFlags_DefaultOpen))
           draw_timings(model);
         if (ImGui::CollapsingHeader("Timeline (last complete frame)", ImGuiTreeNodeFlags_DefaultOpen)) {
-          timeline_.draw(model.timeline, model.statuses, scale_);
+          timeline_.draw(model.timeline, model.statuses, scale_, timeline_lines(model));
         }
         if (ImGui::CollapsingHeader("Patterns")) patterns_.draw(model, selected_instance_, out);
       }

@@ -30,11 +30,14 @@ namespace ls::ui {
 bool load_fonts(const std::string& assets_dir, float scale);
 
 /// The panel's width limits: at scale 1 it opens kDefaultWidth wide, never wider than
-/// kDefaultWidthFraction of the display; dragged, it stays within kMinWidth (or the largest
-/// allowed, when that is less) and kMaxWidthFraction of the display.
-inline constexpr float kDefaultWidth = 540.f;
+/// kDefaultWidthFraction of the display; opened or dragged, it stays within kMinWidth (or the
+/// largest allowed, when that is less) and kMaxWidthFraction of the display. kMinWidth is what the
+/// panel's forms need at scale 1: the Scene labels beside the Size fields, each holding the largest
+/// side whole, and the totals' labels beside their figures; the Instances and Per-stream timings
+/// tables scroll sideways in a narrower panel.
+inline constexpr float kDefaultWidth = 560.f;
 inline constexpr float kDefaultWidthFraction = 0.45f;
-inline constexpr float kMinWidth = 320.f;
+inline constexpr float kMinWidth = 360.f;
 inline constexpr float kMaxWidthFraction = 0.6f;
 
 class Panel {

@@ -2,6 +2,7 @@
 #include "ui/patterns_section.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // NavMoveRequestCancel, ActivateItem: Tab's next field
 
 #include <algorithm>
 #include <cfloat>
@@ -24,6 +25,8 @@ void PatternsSection::draw(const PanelModel& model, int& selected, std::vector<C
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("000").x + ImGui::GetFrameHeight() * 2 +
                           style.ItemInnerSpacing.x * 2);
   int sel = selected;
+  // Not ImGui::GetID: it keeps the active id alive, and the InputInt group then loses track of it.
+  const ImGuiID selected_id = ImGui::GetCurrentWindow()->GetIDNoKeepAlive("##selected");
   if (ImGui::InputInt("##selected", &sel)) selected = std::clamp(sel, 0, count - 1);
   ImGui::SameLine();
   ImGui::TextDisabled("(or click a # above, or drop a file on a tile)");
@@ -34,8 +37,12 @@ void PatternsSection::draw(const PanelModel& model, int& selected, std::vector<C
     const ImVec2 size(-FLT_MIN, lines * ImGui::GetTextLineHeightWithSpacing() + style.FramePadding.y * 2);
     if (ImGui::BeginListBox("##bundled", size)) {
       for (const std::string& name : model.bundled_patterns) {
-        if (ImGui::Selectable(name.c_str(), false))
+        // A click loads; the second click of a double-click loads nothing more.
+        if (ImGui::Selectable(name.c_str(), name == loaded_, ImGuiSelectableFlags_AllowDoubleClick) &&
+            !ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
           out.push_back(cmd::Load{target, model.patterns_dir + "/" + name});
+          loaded_ = name;
+        }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Load into instance %d (centred)", selected);
       }
       ImGui::EndListBox();
@@ -43,17 +50,30 @@ void PatternsSection::draw(const PanelModel& model, int& selected, std::vector<C
   }
 
   // Enter loads the path (typed or not), Tab a typed one; a click elsewhere keeps it (the click
-  // may be on Load); Esc puts back the text the field had.
+  // may be on Load); Esc puts back the text the field had. A path that is no file keeps the field
+  // active on Enter, with its reason.
   const float load_w = ImGui::CalcTextSize("Load").x + style.FramePadding.x * 2;
+  const bool tab = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab)) && !ImGui::GetIO().KeyShift &&
+                   !ImGui::GetIO().KeyCtrl && !ImGui::GetIO().KeyAlt;
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - load_w - style.ItemInnerSpacing.x);
   const TextEditEnd end = text_field("##path", "path to a .rle or .cells file (.gz too)", path_, nullptr);
-  const bool enter =
-      ImGui::IsItemDeactivated() && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) ||
-                                     ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false));
+  const bool enter = ImGui::IsItemDeactivated() && enter_pressed();
   if (end == TextEditEnd::edited) path_.error.clear();
-  if ((enter || (end == TextEditEnd::applied && !path_.left_by_click)) &&
-      check_pattern_path(path_.text, path_.error)) {
-    out.push_back(cmd::Load{target, path_.text});
+  if (enter || (end == TextEditEnd::applied && !path_.left_by_click)) {
+    if (check_pattern_path(path_.text, path_.error)) {
+      out.push_back(cmd::Load{target, path_.text});
+    } else if (enter) {
+      keep_editing(path_.id);
+    }
+  }
+  field_tip("A pattern file to load into the instance: Enter or Load.", path_.error, true,
+            ImGui::IsItemActive());
+  if (tab && ImGui::IsItemActive()) {
+    // ImGui would wrap to the panel's first field (Instances, at the top) and scroll there: the
+    // next field is this section's first one instead.
+    ImGui::NavMoveRequestCancel();
+    ImGui::ActivateItem(selected_id);
+    GImGui->NavNextActivateFlags = ImGuiActivateFlags_PreferInput;
   }
   ImGui::SameLine(0, style.ItemInnerSpacing.x);
   ImGui::BeginDisabled(path_.text[0] == '\0');
@@ -61,7 +81,12 @@ void PatternsSection::draw(const PanelModel& model, int& selected, std::vector<C
     out.push_back(cmd::Load{target, path_.text});
   }
   ImGui::EndDisabled();
-  error_text(path_.error);
+  // The error's line is kept when there is none, so that the buttons below do not move.
+  if (path_.error.empty()) {
+    ImGui::Dummy(ImVec2(0, ImGui::GetTextLineHeight()));
+  } else {
+    error_text(path_.error);
+  }
 
   char label[48];
   std::snprintf(label, sizeof label, "Save instance %d as RLE###save", selected);

@@ -1,7 +1,10 @@
 // patterns_section.hpp — the panel's Patterns section: the instance that loads and saves go to,
 // the bundled patterns, a path field, Save and Screenshot. Each action goes out as a Command.
+// Tab from the path field (the panel's last field) goes on to the section's first field rather
+// than wrapping to the top of the panel and scrolling it.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "core/command.hpp"
@@ -17,6 +20,7 @@ class PatternsSection {
 
  private:
   TextField path_;
+  std::string loaded_;  // the bundled pattern last loaded from the list (shown selected)
 };
 
 }  // namespace ls::ui

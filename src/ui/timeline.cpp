@@ -116,6 +116,17 @@ float timeline_row_height(int rows, float max_height, float min_row, float max_r
   return std::clamp(max_height / static_cast<float>(rows), min_row, max_row);
 }
 
+int timeline_lines(const PanelModel& model) {
+  std::vector<int> devices;
+  for (const std::vector<int>& d : model.instance_devices) devices.insert(devices.end(), d.begin(), d.end());
+  std::sort(devices.begin(), devices.end());
+  devices.erase(std::unique(devices.begin(), devices.end()), devices.end());
+  const int gpus = static_cast<int>(devices.size());
+  const int rows =
+      model.stream_mode == StreamMode::shared ? std::max(1, gpus) : static_cast<int>(model.statuses.size());
+  return rows + (gpus > 1 ? gpus : 0);
+}
+
 int bar_at(const std::vector<TimelineBar>& bars, const TimelineRows& rows, const TimelineGeometry& g, float x,
            float y) {
   for (std::size_t i = bars.size(); i-- > 0;) {
@@ -126,7 +137,7 @@ int bar_at(const std::vector<TimelineBar>& bars, const TimelineRows& rows, const
 }
 
 void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vector<InstanceStatus>& statuses,
-                        float scale) {
+                        float scale, int reserved_lines) {
   const ImGuiStyle& style = ImGui::GetStyle();
   if (ImGui::Checkbox("freeze", &frozen_) && frozen_) held_ = bars_in;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hold this frame's timeline to inspect it");
@@ -147,6 +158,12 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(name);
   };
+  // The span first, where a narrow panel still shows it; the legend after it, on one line (a kind
+  // that comes and goes adds no line).
+  char num[32];
+  ImGui::SameLine(0, style.ItemSpacing.x * 2);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("span %s ms", format_ms(span, num, sizeof num));
   legend(colour::step, "step");
   legend(colour::display, "display");
   legend(colour::summary, "summary");
@@ -154,18 +171,15 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
   for (const TimelineBar::Kind k : {TimelineBar::Kind::exchange, TimelineBar::Kind::snapshot})
     if (std::any_of(bars.begin(), bars.end(), [k](const TimelineBar& b) { return b.kind == k; }))
       legend(kind_colour(k), timeline_kind_name(k));
-  char num[32];
-  ImGui::SameLine(0, style.ItemSpacing.x * 2);
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextDisabled("span %s ms", format_ms(span, num, sizeof num));
 
-  if (bars.empty()) {
-    ImGui::TextDisabled("No complete frame yet.");
-    return;
-  }
   rows_.build(bars);
   const int nrows = rows_.count();
-  const int nlines = rows_.lines();
+  if (reserved_lines != reserved_) {
+    reserved_ = reserved_lines;
+    most_lines_ = 0;
+  }
+  most_lines_ = std::max(most_lines_, rows_.lines());
+  const int nlines = std::max({1, most_lines_, reserved_lines});
 
   const float label_w = ImGui::CalcTextSize("#00").x + style.ItemInnerSpacing.x;
   const float full_w = ImGui::GetContentRegionAvail().x;
@@ -188,6 +202,11 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
   const float plot_y1 = g.y0 + plot_h;
   dl->AddRectFilled(ImVec2(g.x0, g.y0 - 2 * scale), ImVec2(g.x0 + g.width, plot_y1 + 2 * scale),
                     colour::plot_bg, 3 * scale);
+  if (bars.empty()) {
+    dl->AddText(ImVec2(g.x0 + 3 * scale, g.y0), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                "No complete frame yet.");
+    return;
+  }
   // Row backgrounds and labels; labels thin out when rows are shorter than the text.
   const int label_every = std::max(1, static_cast<int>(std::ceil(line / (g.row_height + g.row_gap))));
   for (const TimelineRows::Group& group : rows_.groups()) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
+#include "ui/panel_model.hpp"
 
 namespace ls::ui {
 
@@ -87,16 +88,26 @@ int bar_at(const std::vector<TimelineBar>& bars, const TimelineRows& rows, const
            float y);
 
 /// Draws the timeline of `bars` into the current ImGui window (scale: the UI scale), with a hover
-/// tooltip per bar and a "freeze" switch that holds the shown frame for inspection.
+/// tooltip per bar and a "freeze" switch that holds the shown frame for inspection. Its height
+/// holds at least `reserved_lines` lines (the rows the scene's streams give) and, while that stays
+/// the same, the most lines a frame has shown: a frame with fewer bars (an instance just loaded or
+/// reset, no frame yet) moves nothing below it.
 class TimelineView {
  public:
   /// `bars` is the engine's newest complete frame; `statuses` names the instances' variants.
-  void draw(const std::vector<TimelineBar>& bars, const std::vector<InstanceStatus>& statuses, float scale);
+  void draw(const std::vector<TimelineBar>& bars, const std::vector<InstanceStatus>& statuses, float scale,
+            int reserved_lines);
 
  private:
   bool frozen_ = false;
   std::vector<TimelineBar> held_;  // the frame shown while frozen
   TimelineRows rows_;
+  int reserved_ = -1;   // reserved_lines of the last draw
+  int most_lines_ = 0;  // the most lines shown since it last changed
 };
+
+/// The timeline lines the model's scene gives: a row per instance (one per GPU in stream mode
+/// shared), and a header line per GPU when there are several.
+int timeline_lines(const PanelModel& model);
 
 }  // namespace ls::ui

@@ -2,10 +2,12 @@
 #include "ui/timings_section.hpp"
 
 #include <imgui.h>
-#include <cstdio>
 
 #include <algorithm>
 #include <cinttypes>
+#include <cstdio>
+#include <string>
+#include <vector>
 
 #include "ui/format.hpp"
 #include "ui/history_plot.hpp"
@@ -24,6 +26,16 @@ void draw_table(const PanelModel& model) {
   const int count = static_cast<int>(statuses.size());
   if (count == 0) return;
   const ImGuiStyle& style = ImGui::GetStyle();
+  // InstanceStatus::step_ms times one step() of the engine: a frame of generations_per_frame
+  // generations (both engines), not one generation.
+  const int gpf = std::max(1, model.generations_per_frame);
+  ImGui::PushStyleColor(ImGuiCol_Text, colour::dim);
+  ImGui::Text("ms per frame (%d generation%s)", gpf, gpf == 1 ? "" : "s");
+  tooltip(
+      "Step, display and history columns are per frame: one step of the engine advances "
+      "generations per frame generations. cells/s: each instance's kernel rate.");
+  ImGui::PopStyleColor();
+
   constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg |
                                      ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                                      ImGuiTableFlags_ScrollX | ImGuiTableFlags_NoPadOuterX |
@@ -46,27 +58,36 @@ void draw_table(const PanelModel& model) {
   ImGui::TableSetupColumn(kHistoryColumn, ImGuiTableColumnFlags_WidthFixed, num_w * kHistoryColumnNumbers);
   // Header row by hand, so each header gets its tooltip.
   const bool gpu = runs_on_gpu(model);
+  // The step columns' tips say per frame, with the frame's generations (composed when hovered).
   const char* const tips[kColumns] = {
       "instance",
-      gpu ? "variant" : kCudaSettingsTip,
-      "step ms, last timed frame",
-      "step ms, mean over the last 120 timed frames",
-      "step ms, standard deviation over 120 timed frames",
-      "step ms, minimum over 120 timed frames",
-      "step ms, maximum over 120 timed frames",
-      "display ms (render kernel into the tile), mean over 120 timed frames",
-      "cell updates per second from the mean step time",
+      gpu ? "variant" : kOnGpuOnly,
+      "the instance's step time in the last timed frame",
+      "mean step time over the last 120 timed frames",
+      "standard deviation of the step time over 120 timed frames",
+      "minimum step time over 120 timed frames",
+      "maximum step time over 120 timed frames",
+      "display time (render kernel into the tile), mean over 120 timed frames",
+      "kernel rate of the instance: cells times generations per second of its mean step time (what its "
+      "kernels do back to back, not what the app delivers)",
       kHistoryTip,
   };
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int c = 0; c < kColumns; ++c) {
     if (!ImGui::TableSetColumnIndex(c)) continue;
     ImGui::TableHeader(ImGui::TableGetColumnName(c));
-    tooltip(tips[c]);
+    const bool per_frame = (c >= 2 && c <= 7) || c == kColumns - 1;
+    if (per_frame && ImGui::IsItemHovered()) {
+      char head[80];
+      std::snprintf(head, sizeof head, "ms per frame (%d generation%s): ", gpf, gpf == 1 ? "" : "s");
+      tooltip((std::string(head) + tips[c]).c_str());
+    } else if (!per_frame) {
+      tooltip(tips[c]);
+    }
   }
 
-  // The rows are the panel's hottest part (issue 6: the timings must cost nothing visible), so
-  // their cells are drawn straight into the draw list: no ImGui item, no printf.
+  // The rows are the panel's hottest part (the timings must cost nothing visible), so their cells
+  // are drawn straight into the draw list: no ImGui item, no printf.
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
@@ -121,13 +142,25 @@ void frame_ms(bool valid, double ms) {
   }
 }
 
+/// The GPUs the instances run on, ascending (none on the CPU engine).
+std::vector<int> devices_of(const PanelModel& model) {
+  std::vector<int> all;
+  for (const std::vector<int>& d : model.instance_devices) all.insert(all.end(), d.begin(), d.end());
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  return all;
+}
+
 void draw_totals(const PanelModel& model) {
   const FrameTimings& frame = model.frame;
   const bool gpu = runs_on_gpu(model);
-  double total_cups = 0;
-  for (const InstanceStatus& s : model.statuses) total_cups += s.cups;
   ImGui::Spacing();
-  if (!ImGui::BeginTable("##totals", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_NoPadOuterX))
+  // Two label/value pairs a row where they fit their widest figures, else one.
+  const float pair_w = ImGui::CalcTextSize("host enqueue").x +
+                       ImGui::CalcTextSize("00.0 \xC2\xB1 00.0 ms").x + 4 * ImGui::GetStyle().CellPadding.x;
+  const int columns = ImGui::GetContentRegionAvail().x >= 2 * pair_w ? 4 : 2;
+  if (!ImGui::BeginTable("##totals", columns,
+                         ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_NoPadOuterX))
     return;
   char a[32];
   char b[32];
@@ -181,8 +214,16 @@ void draw_totals(const PanelModel& model) {
   ImGui::PushStyleColor(ImGuiCol_Text, model.host_syncs_per_frame == 0 ? colour::good : colour::warn);
   ImGui::Text("%" PRIu64 " / frame", model.host_syncs_per_frame);
   ImGui::PopStyleColor();
-  total_label("cells/s", "Sum over instances of cell updates per second");
-  ImGui::TextUnformatted(format_si(total_cups, a, sizeof a));
+  // Two throughputs, named for what they are: what the app advanced per second, and what the
+  // kernels would do back to back (the app also waits for vsync, displays and the host).
+  total_label("delivered",
+              "Cell updates delivered: cells times generations actually advanced per wall-clock second "
+              "over the last second (0 while paused).");
+  ImGui::Text("%s cells/s", format_si(model.delivered_cups, a, sizeof a));
+  total_label("kernel rate",
+              "Sum of the instances' step rates while stepping: what the kernels do back to back, not "
+              "what the app delivers.");
+  ImGui::Text("%s cells/s", format_si(model.kernel_cups, a, sizeof a));
   total_label("backend", "The engine that runs the instances (the device is named at the top)");
   ImGui::TextUnformatted(model.backend.c_str());
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", model.device.c_str());
@@ -198,16 +239,24 @@ void draw_totals(const PanelModel& model) {
     ImGui::TextUnformatted(model.display_path.c_str());
     ImGui::PopStyleColor();
   }
-  // Several GPUs: each one's part of the frame (its own clock): span, busy, concurrency.
-  if (frame.valid && frame.gpus.size() > 1) {
-    for (const GpuFrameTimings& g : frame.gpus) {
+  // Several GPUs: each one's part of the frame (its own clock): span, busy, concurrency. A row per
+  // GPU the instances run on, whether this frame's figures came or not, so that nothing below moves.
+  const std::vector<int> devices = devices_of(model);
+  if (devices.size() > 1) {
+    for (int device : devices) {
       char label[16], s0[32], s1[32];
-      std::snprintf(label, sizeof label, "GPU %d", g.device);
+      std::snprintf(label, sizeof label, "GPU %d", device);
       total_label(label,
                   "This GPU's part of the frame, on its own clock: span, busy (its streams' work) and "
                   "concurrency (busy / span)");
-      ImGui::Text("%s / %s ms  %.2f\xC3\x97", format_ms(g.span_ms, s0, sizeof s0),
-                  format_ms(g.busy_ms, s1, sizeof s1), g.concurrency);
+      const auto g = std::find_if(frame.gpus.begin(), frame.gpus.end(),
+                                  [device](const GpuFrameTimings& t) { return t.device == device; });
+      if (frame.valid && g != frame.gpus.end()) {
+        ImGui::Text("%s / %s ms  %.2f\xC3\x97", format_ms(g->span_ms, s0, sizeof s0),
+                    format_ms(g->busy_ms, s1, sizeof s1), g->concurrency);
+      } else {
+        ImGui::TextDisabled("\xE2\x80\x94");
+      }
     }
   }
   ImGui::EndTable();

@@ -1,6 +1,7 @@
 // timings_section.hpp — the panel's Per-stream timings section: one row of step and display
-// times per instance, then the frame's totals (FPS, CPU frame, span, busy, concurrency, host
-// syncs, cells/s, backend). It only reads; it emits no command.
+// times per instance (per frame: a frame steps generations_per_frame generations), then the
+// frame's totals (FPS, CPU frame, span, busy, concurrency, host syncs, delivered and kernel rate,
+// backend). It only reads; it emits no command.
 #pragma once
 
 #include "ui/panel_model.hpp"

@@ -17,8 +17,35 @@ namespace ls::ui {
 namespace {
 
 constexpr float kFadedAlpha = 0.45f;  // settings that do nothing on this engine: readable, clearly secondary
+constexpr float kTipWrapEm = 30.f;    // tooltips wrap at this many font sizes: about 60 characters a line
+constexpr std::size_t kBadgeRowsListed = 12;  // members listed in a badge's tooltip: the rest are counted
 
 bool escape_pressed() { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false); }
+
+/// A tooltip's text, `error` first in the error colour, wrapped at `wrap` pixels.
+void tip_text(const char* help, const std::string* error, float wrap) {
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+  if (error != nullptr && !error->empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour::error);
+    ImGui::TextUnformatted(error->c_str());
+    ImGui::PopStyleColor();
+  }
+  if (help != nullptr && *help != '\0') ImGui::TextUnformatted(help);
+  ImGui::PopTextWrapPos();
+}
+
+/// Opens a tooltip window at full strength (a Faded block's alpha would make it see-through).
+void begin_tip() {
+  ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 1.f);
+  ImGui::BeginTooltip();
+}
+
+void end_tip() {
+  ImGui::EndTooltip();
+  ImGui::PopStyleVar();
+}
+
+float tip_wrap() { return ImGui::GetFontSize() * kTipWrapEm; }
 
 }  // namespace
 
@@ -37,7 +64,11 @@ const char* variant_label(Variant v) {
 
 bool variant_combo(const char* id, const char* preview, const Variant* current, Variant& chosen) {
   bool picked = false;
+  // The list opens over the table: its background is opaque and its items at full strength even
+  // when the combo is Faded (a popup takes the style's alpha of the moment it opens).
+  ImGui::SetNextWindowBgAlpha(1.f);
   if (ImGui::BeginCombo(id, preview)) {
+    ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 1.f);
     for (Variant v : kAllVariants) {
       const bool selected = current != nullptr && *current == v;
       if (ImGui::Selectable(variant_label(v), selected) && !selected) {
@@ -46,13 +77,75 @@ bool variant_combo(const char* id, const char* preview, const Variant* current, 
       }
       if (selected) ImGui::SetItemDefaultFocus();
     }
+    ImGui::PopStyleVar();
     ImGui::EndCombo();
   }
   return picked;
 }
 
 void tooltip(const char* text) {
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+  if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+  begin_tip();
+  tip_text(text, nullptr, tip_wrap());
+  end_tip();
+}
+
+void setting_tip(bool gpu, const char* tip) {
+  if (gpu) {
+    tooltip(tip);
+  } else if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    begin_tip();
+    tip_text(tip, nullptr, tip_wrap());
+    ImGui::Spacing();
+    ImGui::PushStyleColor(ImGuiCol_Text, colour::warn);
+    tip_text(kOnGpuOnly, nullptr, tip_wrap());
+    ImGui::PopStyleColor();
+    end_tip();
+  }
+}
+
+void field_tip(const char* help, const std::string& error, bool error_below, bool editing) {
+  const bool hovered = ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled);
+  const bool active = editing;
+  const bool has_help = help != nullptr && *help != '\0';
+  if (!active && error.empty()) {
+    if (hovered && has_help) tooltip(help);
+    return;
+  }
+  if (!hovered && !active) return;
+  if (!has_help && error.empty()) return;
+  // Beside the field: right of the panel (the root window: a scrolling table is a child of it) at
+  // the field's height, so that the field, its error line and the rows around it stay readable;
+  // below the error line when the display has no room right of the panel.
+  const ImGuiIO& io = ImGui::GetIO();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const ImGuiWindow* panel = ImGui::GetCurrentWindow()->RootWindow;
+  const ImVec2 field_min = ImGui::GetItemRectMin();
+  const ImVec2 field_max = ImGui::GetItemRectMax();
+  const float gap = style.ItemSpacing.x;
+  const float right = panel->Pos.x + panel->Size.x + gap;
+  const float pad = 2 * style.WindowPadding.x;
+  float wrap = tip_wrap();
+  const float text_w =
+      std::max(has_help ? ImGui::CalcTextSize(help).x : 0.f, ImGui::CalcTextSize(error.c_str()).x);
+  wrap = std::min(wrap, text_w + 1);
+  ImVec2 pos;
+  if (io.DisplaySize.x - right - gap >= std::min(wrap, tip_wrap() * 0.5f) + pad) {
+    wrap = std::min(wrap, io.DisplaySize.x - right - gap - pad);
+    pos = ImVec2(right, field_min.y);
+  } else {
+    float y = field_max.y + style.ItemSpacing.y;
+    if (error_below && !error.empty()) {
+      const float width = std::max(1.f, panel->Pos.x + panel->Size.x - field_min.x);
+      y += ImGui::CalcTextSize(error.c_str(), nullptr, false, width).y + style.ItemSpacing.y;
+    }
+    wrap = std::min(wrap, std::max(io.DisplaySize.x - field_min.x - pad, ImGui::GetFontSize() * 8));
+    pos = ImVec2(field_min.x, y);
+  }
+  ImGui::SetNextWindowPos(pos);
+  begin_tip();
+  tip_text(has_help ? help : nullptr, &error, wrap);
+  end_tip();
 }
 
 void form_row(const char* label) {
@@ -62,6 +155,19 @@ void form_row(const char* label) {
   ImGui::TextUnformatted(label);
   ImGui::TableNextColumn();
   ImGui::SetNextItemWidth(-FLT_MIN);
+}
+
+bool same_line_if_fits(float width, float spacing) {
+  if (spacing < 0) spacing = ImGui::GetStyle().ItemSpacing.x;
+  // After an item the cursor stands at the start of the next line: avail reaches the right edge.
+  const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+  if (ImGui::GetItemRectMax().x + spacing + width > right) return false;
+  ImGui::SameLine(0, spacing);
+  return true;
+}
+
+float check_width(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
 }
 
 void error_text(const std::string& error) {
@@ -151,24 +257,50 @@ void draw_badge(std::size_t index, const std::vector<InstanceStatus>& statuses,
   ImGui::Dummy(ImVec2(size.x, ImGui::GetFrameHeight()));
   if (!ImGui::IsItemHovered()) return;
 
-  ImGui::BeginTooltip();
-  if (c.state == CrossCheck::State::pending) {
-    ImGui::Text("Group %s: waiting for the summaries of one generation.", group);
+  // A group may hold 64 instances: the tooltip counts those that agree and lists only the rest.
+  const BadgeSummary sum = summarise_badge(index, statuses, checks);
+  begin_tip();
+  if (!sum.has_summary) {
+    ImGui::Text("Group %s: instance %zu has no summary yet.", group, index);
   } else {
-    ImGui::Text("Group %s at generation %" PRIu64 ":", group, statuses[index].summary->generation);
-    const std::uint64_t gen = statuses[index].summary->generation;
-    for (std::size_t j = 0; j < statuses.size(); ++j) {
-      if (checks[j].group != c.group || !statuses[j].summary || statuses[j].summary->generation != gen)
-        continue;
-      const bool same = statuses[j].summary->hash == statuses[index].summary->hash;
-      ImGui::PushStyleColor(ImGuiCol_Text, same ? colour::good : colour::error);
-      ImGui::Text("#%zu  %-9s  hash 0x%016" PRIx64, j, variant_label(statuses[j].variant),
-                  statuses[j].summary->hash);
+    ImGui::Text("Group %s at generation %" PRIu64 ": %d agree", group, sum.generation, sum.agree);
+    if (sum.differ > 0) {
+      ImGui::SameLine(0, 0);
+      ImGui::PushStyleColor(ImGuiCol_Text, colour::error);
+      ImGui::Text(", %d differ%s", sum.differ, sum.differ == 1 ? "s" : "");
+      ImGui::PopStyleColor();
+    }
+    if (sum.pending > 0) {
+      ImGui::SameLine(0, 0);
+      ImGui::Text(", %d pending", sum.pending);
+    }
+    ImGui::TextDisabled("hash 0x%016" PRIx64 " (instance %zu)", statuses[index].summary->hash, index);
+  }
+  if (c.state == CrossCheck::State::pending) {
+    ImGui::TextDisabled("Waiting for the members' summaries of one generation.");
+  }
+  const std::size_t listed = std::min(sum.differing.size(), kBadgeRowsListed);
+  for (std::size_t k = 0; k < listed; ++k) {
+    const std::size_t j = sum.differing[k];
+    const InstanceStatus& s = statuses[j];
+    const bool pending = !sum.has_summary || !s.summary || s.summary->generation != sum.generation;
+    if (pending) {
+      if (s.summary) {
+        ImGui::TextDisabled("#%zu  %-9s  pending: newest summary at generation %" PRIu64, j,
+                            variant_label(s.variant), s.summary->generation);
+      } else {
+        ImGui::TextDisabled("#%zu  %-9s  pending: no summary yet", j, variant_label(s.variant));
+      }
+    } else {
+      ImGui::PushStyleColor(ImGuiCol_Text, colour::error);
+      ImGui::Text("#%zu  %-9s  differs: hash 0x%016" PRIx64, j, variant_label(s.variant), s.summary->hash);
       ImGui::PopStyleColor();
     }
   }
+  if (sum.differing.size() > listed)
+    ImGui::TextDisabled("\xE2\x80\xA6 and %zu more", sum.differing.size() - listed);
   ImGui::TextDisabled("Same origin: same size, start state and rule, not edited since.");
-  ImGui::EndTooltip();
+  end_tip();
 }
 
 Faded::Faded(bool on) : on_(on) {
@@ -177,6 +309,21 @@ Faded::Faded(bool on) : on_(on) {
 
 Faded::~Faded() {
   if (on_) ImGui::PopStyleVar();
+}
+
+bool enter_pressed() {
+  return ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) ||
+         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false);
+}
+
+void keep_editing(ImGuiID id) {
+  // ImGui's InputText lets go of the keyboard on Enter whatever the text. Taking the item back in
+  // the same frame keeps its edit state (text, cursor) and the keyboard: no frame passes in which
+  // the app would give the next keys to the tiles. A slider's text mode stays on as well (its
+  // TempInputId is still this item).
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  ImGui::SetActiveID(id, window);
+  ImGui::SetFocusID(id, window);
 }
 
 TextEditEnd text_edit_end(const char* text, char* at_activation, std::size_t size) {
@@ -199,11 +346,9 @@ TextEditEnd text_field(const char* id, const char* hint, TextField& f, const cha
   const bool red = !f.error.empty();
   if (red) ImGui::PushStyleColor(ImGuiCol_FrameBg, colour::error_field);
   ImGui::InputTextWithHint(id, hint, f.text, sizeof f.text);
+  f.id = gid;
   const TextEditEnd end = text_edit_end(f.text, f.at_activation, sizeof f.at_activation);
   if (red) ImGui::PopStyleColor();
-  if (!f.error.empty() && (ImGui::IsItemHovered() || ImGui::IsItemActive())) {
-    ImGui::SetTooltip("%s", f.error.c_str());
-  }
   if (end == TextEditEnd::cancelled) {
     f.synced = false;  // show the state again
     if (state == nullptr) f.error.clear();
@@ -214,6 +359,11 @@ TextEditEnd text_field(const char* id, const char* hint, TextField& f, const cha
         ImGui::IsMouseClicked(ImGuiMouseButton_Left) || ImGui::IsMouseClicked(ImGuiMouseButton_Right);
   }
   return end;
+}
+
+void end_field(TextField& f, TextEditEnd end, const char* help, bool error_below) {
+  if (end == TextEditEnd::applied && !f.error.empty() && enter_pressed()) keep_editing(f.id);
+  field_tip(help, f.error, error_below, ImGui::IsItemActive());
 }
 
 std::optional<double> typed_value_end(ImGuiID id, TypedValue& t, double lo, double hi, bool integral,
@@ -233,11 +383,14 @@ std::optional<double> typed_value_end(ImGuiID id, TypedValue& t, double lo, doub
     t.error.clear();
     return std::nullopt;
   }
-  if (!integral) return check_number_text(t.text, lo, hi, what, t.error);
-  const std::optional<long long> v =
-      check_integer_text(t.text, static_cast<long long>(lo), static_cast<long long>(hi), what, t.error);
   std::optional<double> value;
-  if (v) value = static_cast<double>(*v);
+  if (!integral) {
+    value = check_number_text(t.text, lo, hi, what, t.error);
+  } else if (const std::optional<long long> v = check_integer_text(
+                 t.text, static_cast<long long>(lo), static_cast<long long>(hi), what, t.error)) {
+    value = static_cast<double>(*v);
+  }
+  if (!value && enter_pressed()) keep_editing(id);
   return value;
 }
 

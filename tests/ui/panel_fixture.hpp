@@ -78,8 +78,13 @@ class PanelTest : public ::testing::Test {
     const ImGuiID table = ImHashStr("##scene", 0, window->ID);
     return ImHashStr(label, 0, table);
   }
-  /// Gives a text field the keyboard (as Tab or a click would), its text selected.
+  /// Gives a text field the keyboard (as Tab or a click would), its text selected. A field that
+  /// still has it (a refused Enter keeps it) is left first, as a click elsewhere would.
   void focus_text(ImGuiID id) {
+    if (ImGui::GetActiveID() == id) {
+      ImGui::ClearActiveID();
+      frame();
+    }
     ImGui::ActivateItem(id);
     GImGui->NavNextActivateFlags = ImGuiActivateFlags_PreferInput;
     frame();

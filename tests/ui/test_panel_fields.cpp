@@ -1,8 +1,10 @@
-// Facts about the panel's typed fields (issue 10), with ImGui's assertions on as in Debian's
-// build: in every field — each instance's rule, Rule (all), width, height, seed, density, the
-// other sliders' typed values, k, the pattern path — bad then good text, ended by Enter, Tab or
-// Esc, keeps the panel alive; Enter or Tab with good text emits exactly the command with the
-// typed value, bad text emits nothing and says why, Esc emits nothing and shows the state again.
+// Facts about the panel's typed fields, with ImGui's assertions on as in Debian's build: in every
+// field — each instance's rule, Rule (all), width, height, seed, density, the other sliders' typed
+// values, k, the GPU list, the pattern path — bad then good text, ended by Enter, Tab or Esc, keeps
+// the panel alive; Enter or Tab with good text emits exactly the command with the typed value (a
+// new seed or density followed by Reset all's command) and leaves the field; bad text emits
+// nothing and says why, and Enter with it keeps the field active (the keys stay with the field,
+// not the tiles); Esc emits nothing and shows the state again.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -26,6 +28,7 @@ struct Field {
   std::string good[2];
   Check expect[2];
   std::function<bool(const Panel&, const std::string&)> shows_error;
+  bool resets = false;  // a good text's command is followed by Reset all's (new soups at once)
 };
 
 class PanelFieldsTest : public PanelTest {
@@ -54,18 +57,26 @@ class PanelFieldsTest : public PanelTest {
       EXPECT_TRUE(frame().empty());
       EXPECT_EQ(shown_text(f.id()), state) << "after Esc from " << text;
     }
-    // Enter, then Tab, with bad text: nothing, and the reason shows.
+    // Enter, then Tab, with bad text: nothing, and the reason shows. Enter keeps the field active
+    // (the next keys still go to it), Tab leaves it.
     focus_text(f.id());
     type(f.bad[0]);
     EXPECT_TRUE(frame().empty());
     EXPECT_TRUE(press_enter().empty()) << "Enter after " << f.bad[0];
     alive("Enter, bad");
+    EXPECT_EQ(ImGui::GetActiveID(), f.id()) << "Enter with " << f.bad[0] << " left the field";
+    EXPECT_TRUE(frame().empty());
+    EXPECT_EQ(ImGui::GetActiveID(), f.id());
+    EXPECT_TRUE(ImGui::GetIO().WantCaptureKeyboard) << "the keys would go to the tiles";
+    EXPECT_TRUE(ImGui::GetIO().WantTextInput);
     EXPECT_TRUE(f.shows_error(panel_, panel_text())) << "no error shown after Enter with " << f.bad[0];
+    EXPECT_EQ(ImGui::GetActiveID(), f.id());
     focus_text(f.id());
     type(f.bad[1]);
     EXPECT_TRUE(frame().empty());
     EXPECT_TRUE(press_tab().empty()) << "Tab after " << f.bad[1];
     alive("Tab, bad");
+    EXPECT_NE(ImGui::GetActiveID(), f.id()) << "Tab with " << f.bad[1] << " stayed in the field";
     EXPECT_TRUE(f.shows_error(panel_, panel_text())) << "no error shown after Tab with " << f.bad[1];
     // Tab, then Enter, with good text: exactly the command with the typed value.
     focus_text(f.id());
@@ -73,16 +84,28 @@ class PanelFieldsTest : public PanelTest {
     EXPECT_TRUE(frame().empty());
     std::vector<Command> out = press_tab();
     alive("Tab, good");
-    ASSERT_EQ(out.size(), 1u) << "Tab after " << f.good[0];
-    f.expect[0](out[0]);
+    expect_commands(f, 0, out);
     focus_text(f.id());
     type(f.good[1].c_str());
     EXPECT_TRUE(frame().empty());
     out = press_enter();
     for (const Command& c : frame()) out.push_back(c);
     alive("Enter, good");
-    ASSERT_EQ(out.size(), 1u) << "Enter after " << f.good[1];
-    f.expect[1](out[0]);
+    expect_commands(f, 1, out);
+    EXPECT_NE(ImGui::GetActiveID(), f.id()) << "Enter with " << f.good[1] << " stayed in the field";
+    EXPECT_TRUE(frame().empty());
+    EXPECT_FALSE(ImGui::GetIO().WantTextInput) << "the keys would not go back to the tiles";
+  }
+
+  /// `out` is good text k's command, followed by Reset all's where the field resets.
+  static void expect_commands(const Field& f, int k, const std::vector<Command>& out) {
+    const std::string& text = f.good[k];
+    ASSERT_EQ(out.size(), f.resets ? 2u : 1u) << "after " << text;
+    f.expect[k](out[0]);
+    if (f.resets) {
+      ASSERT_TRUE(std::holds_alternative<cmd::Reset>(out[1])) << "after " << text;
+      EXPECT_TRUE(std::get<cmd::Reset>(out[1]).target.all);
+    }
   }
 
   ImGuiID patterns_item(const char* label) {
@@ -140,6 +163,8 @@ TEST_F(PanelFieldsTest, RuleAllFollowsEnterTabAndEsc) {
             says("column")});
 }
 
+// Size makes new soups itself (the app replaces every instance at the new size): a Reset after it
+// would build a large lattice twice.
 TEST_F(PanelFieldsTest, SizeFieldsFollowEnterTabAndEsc) {
   auto size = [](int w, int h) {
     return [=](const Command& c) {
@@ -165,18 +190,18 @@ TEST_F(PanelFieldsTest, SizeFieldsFollowEnterTabAndEsc) {
             }});
 }
 
-TEST_F(PanelFieldsTest, SeedFollowsEnterTabAndEsc) {
-  // The old InputScalar emitted a Seed command on every keystroke, and Esc emitted the old value.
+TEST_F(PanelFieldsTest, SeedFollowsEnterTabAndEscAndMakesNewSoups) {
   auto seed = [](std::uint64_t v) { return [=](const Command& c) { EXPECT_EQ(as<cmd::Seed>(c).seed, v); }; };
   exercise({"seed",
             [] { return scene_item("##seed"); },
             {"-5", "12x"},
             {"42", "18446744073709551615"},
             {seed(42), seed(18446744073709551615ull)},
-            says("seed: type a whole number")});
+            says("seed: type a whole number"),
+            true});
 }
 
-TEST_F(PanelFieldsTest, DensityTypedIntoItsSliderFollowsEnterTabAndEsc) {
+TEST_F(PanelFieldsTest, DensityTypedIntoItsSliderFollowsEnterTabAndEscAndMakesNewSoups) {
   auto density = [](double v) {
     return [=](const Command& c) { EXPECT_DOUBLE_EQ(as<cmd::Density>(c).p, v); };
   };
@@ -185,7 +210,8 @@ TEST_F(PanelFieldsTest, DensityTypedIntoItsSliderFollowsEnterTabAndEsc) {
             {"2", "1e"},
             {"0.5", "0.125"},
             {density(0.5), density(0.125)},
-            says("density: type a number from 0 to 1")});
+            says("density: type a number from 0 to 1"),
+            true});
 }
 
 TEST_F(PanelFieldsTest, TheOtherSlidersTypedValuesFollowEnterTabAndEsc) {
@@ -238,7 +264,7 @@ TEST_F(PanelFieldsTest, AnInstancesKFollowsEnterTabAndEsc) {
             [](const Panel&, const std::string&) { return true; }});
 }
 
-// The GPU column (issue 12) on an engine over GPUs 0 and 1 (the model as the app fills it from a
+// The "runs on" column on an engine over GPUs 0 and 1 (the model as the app fills it from a
 // MultiEngine: instances round-robin): each row shows its instance's GPUs; Enter or Tab with
 // another list emits exactly the command the script line `devices I LIST` is; a list the script
 // parser refuses (a repeat, not a number) emits nothing and says the parser's reason.
@@ -281,15 +307,19 @@ std::size_t count_of(const std::string& text, const std::string& what) {
   return n;
 }
 
-// The CPU engine's instances are in host memory: each row's GPU column says "host" instead.
-TEST_F(PanelFieldsTest, TheGpuColumnOfTheCpuEngineSaysHost) {
+// The column says where each instance runs: "CPU" on the CPU engine, "GPU" and the device on a
+// GPU engine ("GPUs" and the list for an instance over several).
+TEST_F(PanelFieldsTest, TheRunsOnColumnSaysCpuOrTheGpus) {
   frame();
   const std::string cpu = panel_text();
   with_engine_ = false;
-  model_.instance_devices = {{0}, {1}, {0}, {1}};
+  model_.instance_devices = {{0}, {1}, {0, 1}, {1}};
   frame();
   const std::string gpus = panel_text();
-  EXPECT_EQ(count_of(cpu, "host") - count_of(gpus, "host"), 4u) << cpu;
+  EXPECT_EQ(count_of(cpu, "CPU") - count_of(gpus, "CPU"), 4u) << cpu;
+  EXPECT_EQ(count_of(gpus, "GPU {"), 3u) << gpus;
+  EXPECT_EQ(count_of(gpus, "GPUs {"), 1u) << gpus;
+  EXPECT_NE(cpu.find("runs on"), std::string::npos);
 }
 
 TEST_F(PanelFieldsTest, PatternPathFollowsEnterTabAndEsc) {

@@ -1,5 +1,6 @@
-// Facts about the panel's helpers: engineering notation, the cross-check grouping, the timeline's
-// axis, rows and hit testing, rule and size validation, and the help overlay's key list.
+// Facts about the panel's helpers: engineering notation, the cross-check grouping and its badge's
+// summary, the timeline's axis, rows and hit testing, rule and size validation, the help overlay's
+// key list and the notice's short paths.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -10,6 +11,7 @@
 #include "ui/cross_check.hpp"
 #include "ui/format.hpp"
 #include "ui/help.hpp"
+#include "ui/notice.hpp"
 #include "ui/pacer.hpp"
 #include "ui/timeline.hpp"
 #include "ui/validate.hpp"
@@ -119,6 +121,31 @@ TEST(CrossCheck, GroupsAreNumberedByFirstMemberAndLoneOriginsStayOut) {
   EXPECT_STREQ(group_label(0, label, sizeof label), "A");
   EXPECT_STREQ(group_label(25, label, sizeof label), "Z");
   EXPECT_STREQ(group_label(26, label, sizeof label), "AA");
+}
+
+// 64 instances of one start: the badge's tooltip counts those that agree and lists only the rest,
+// those that differ first.
+TEST(CrossCheck, ABadgeSummaryCountsTheAgreeingAndListsOnlyTheOthers) {
+  std::vector<InstanceStatus> st(64, status(7, 100, StateSummary{100, 5, 0xAA}));
+  st[10] = status(7, 100, StateSummary{96, 5, 0x11});   // a summary behind: pending
+  st[20] = status(7, 100, std::nullopt);                // none yet: pending
+  st[30] = status(7, 100, StateSummary{100, 6, 0xAB});  // another hash: differs
+  std::vector<CrossCheck> checks;
+  cross_check(st, checks);
+  const BadgeSummary b = summarise_badge(0, st, checks);
+  EXPECT_TRUE(b.has_summary);
+  EXPECT_EQ(b.generation, 100u);
+  EXPECT_EQ(b.agree, 61);
+  EXPECT_EQ(b.differ, 1);
+  EXPECT_EQ(b.pending, 2);
+  EXPECT_EQ(b.differing, (std::vector<std::size_t>{30, 10, 20}));
+  // From the instance that differs, the 61 others differ from it.
+  EXPECT_EQ(summarise_badge(30, st, checks).differ, 61);
+  // An instance in no group has nothing to summarise.
+  st.push_back(status(8, 100, StateSummary{100, 5, 0xAA}));
+  cross_check(st, checks);
+  EXPECT_EQ(summarise_badge(64, st, checks).agree, 0);
+  EXPECT_TRUE(summarise_badge(64, st, checks).differing.empty());
 }
 
 TEST(Timeline, AxisTicksAreOneTwoOrFiveTimesAPowerOfTenAndCoverTheSpan) {
@@ -286,9 +313,47 @@ TEST(Help, ListsEveryKeyAndMouseActionOfTheApp) {
   for (std::size_t i = 0; i < n; ++i) all += std::string(entries[i].input) + " | " + entries[i].action + "\n";
   for (const char* needed :
        {"Space", "N", "=", "+", "keypad +", "keypad -", "V", "F", "S", "Tab", "F1", "Esc", "wheel", "drag",
-        "Double-click", "Ctrl + left-drag", "Ctrl + right-drag"}) {
+        "Double-click", "Ctrl + left-drag", "Ctrl + right-drag", "Ctrl+Q", "close button"}) {
     EXPECT_NE(all.find(needed), std::string::npos) << needed << " missing from\n" << all;
   }
+}
+
+// Esc closes the topmost thing open and otherwise does nothing; Ctrl+Q and the window's close
+// button quit, asking once first while there is unsaved drawing.
+TEST(Help, SaysWhatEscCtrlQAndTheCloseButtonDo) {
+  std::size_t n = 0;
+  const HelpEntry* entries = help_entries(n);
+  auto action = [&](const char* input) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (std::string(entries[i].input) == input) return std::string(entries[i].action);
+    return std::string();
+  };
+  const std::string esc = action("Esc");
+  EXPECT_EQ(esc.find("quit"), std::string::npos) << esc;
+  for (const char* part : {"dropdown", "help", "field", "fill", "otherwise nothing"})
+    EXPECT_NE(esc.find(part), std::string::npos) << part << " missing from " << esc;
+  const std::string quit = action("Ctrl+Q");
+  for (const char* part : {"quit", "asks once", "Enter"})
+    EXPECT_NE(quit.find(part), std::string::npos) << part << " missing from " << quit;
+  EXPECT_NE(action("Window close button").find("quit"), std::string::npos);
+}
+
+// A notice names a file by its name: "loaded /abs/path/glider.rle into instance 0" would take
+// three lines over the tiles. Rules and other slashes stay.
+TEST(Notice, PathsShowAsTheirFileNames) {
+  EXPECT_EQ(short_paths("loaded /abs/path/assets/patterns/glider.rle into instance 0"),
+            "loaded glider.rle into instance 0");
+  EXPECT_EQ(short_paths("screenshot saved to ./shots/lifestreams-0001.png."),
+            "screenshot saved to lifestreams-0001.png.");
+  EXPECT_EQ(short_paths("load: '/home/a b/my pattern.rle': no such file"),
+            "load: 'my pattern.rle': no such file");
+  EXPECT_EQ(short_paths("saved instance 2 to assets/patterns/out-0003.rle"),
+            "saved instance 2 to out-0003.rle");
+  EXPECT_EQ(short_paths("(/tmp/x.cells.gz), then"), "(x.cells.gz), then");
+  // Not paths: rules, fractions, words with a slash and no file name.
+  for (const char* keep : {"rule: column 5: expected a digit in 'B3/S2x'", "rule B36/S23 for all",
+                           "23/3 and 1/4", "host/device sync", "instances 0..3"})
+    EXPECT_EQ(short_paths(keep), keep);
 }
 
 }  // namespace
