@@ -3,6 +3,7 @@
 #include "app/app.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ImGui::ClosePopupToLevel: Esc closes an open dropdown
 
 #include "render/gl.hpp"
 // GLFW after GLAD (render/gl.hpp): GLAD provides the GL declarations.
@@ -51,25 +52,41 @@ int App::run() {
 }
 
 void App::setup() {
+  // Every argument and file before the display: bad input is exit 2 with a display or without.
   setup_ = check_options(options_);
+  check_files(options_);
   if (!options_.script.empty()) script_ = ScriptRunner::from_file(options_.script);
-
-  // The display first: without one there is nothing else to do.
-  if (!options_.headless) {
-    std::string why;
-    if (!render::Window::display_available(&why))
-      throw DeviceError("no display (" + why + "); run with --headless to render offscreen");
-  }
-
+  // The engine refuses a backend or devices this build or machine does not have, as it would with
+  // a display (it touches no display: the filler waits for the GL context).
   DisplayedEngine made = make_displayed_engine(options_.backend, options_.devices, options_.devices_option,
                                                options_.display_device, options_.split);
   engine_ = std::move(made.engine);
   // 64 instances per GPU the engine runs on (under `all`, only now known).
   check_instance_count(options_.instances, engine_->max_instances());
+
+  // Then the display: "no display" is said of good input only.
+  if (!options_.headless) {
+    std::string why;
+    if (!render::Window::display_available(&why))
+      throw DeviceError("no display (" + why + "); run with --headless to render offscreen");
+  }
   engine_->set_stream_mode(setup_.stream_mode);
   engine_->set_timing_period(options_.timing_period);
   scene_ = std::make_unique<Scene>(*engine_, setup_.scene);
-  scene_->populate(options_.instances, options_.pattern, /*keep_rule=*/!options_.rule.empty());
+  // A large start in a window is built beside the frame loop, so the window shows its progress
+  // at once rather than nothing for as long as the fill takes.
+  const std::uint64_t start_cells = static_cast<std::uint64_t>(options_.instances) *
+                                    static_cast<std::uint64_t>(setup_.scene.width) *
+                                    static_cast<std::uint64_t>(setup_.scene.height);
+  const bool build_start =
+      !options_.headless && options_.pattern.empty() && start_cells >= kBackgroundBuildCells;
+  if (build_start) {
+    // Refused now, before the window, when it cannot fit.
+    if (std::optional<ScenePlan> plan = scene_->plan(cmd::Instances{options_.instances}))
+      build_ = std::make_unique<SceneBuild>(*engine_, std::move(*plan));
+  } else {
+    scene_->populate(options_.instances, options_.pattern, /*keep_rule=*/!options_.rule.empty());
+  }
   recovery_ = std::make_unique<Recovery>(
       *engine_, RecoverySettings{options_.snapshot_max_cells, kSnapshotIntervalSeconds,
                                  fault_frame_from_environment()});
@@ -91,6 +108,7 @@ void App::setup() {
     ui_layer_ = std::make_unique<render::OverlayLayer>(render::find_data_dir("shaders"));
   figures_.run().ui.layer = ui_layer_ ? "cached" : "direct";
   imgui_ = std::make_unique<ImGuiLayer>(window_.get(), setup_.width, setup_.height);
+  if (window_) input_.take_keys_from_imgui(window_->handle());
   panel_.set_scale(imgui_->scale());
   if (window_) {
     if (const std::string dir = config_dir(); !dir.empty()) settings_path_ = dir + "/" + kSettingsFileName;
@@ -125,9 +143,18 @@ int App::loop() {
     // to the next one that needs a frame.
     if (window_) {
       window_->poll_events();
-      if (window_->should_close()) quit_ = true;
+      if (window_->should_close()) {
+        if (window_->lost()) {
+          quit_ = true;
+        } else {
+          window_->cancel_close();
+          ask_quit();
+        }
+      }
     }
-    if (script_ && !quit_) run_script_lines();
+    poll_build();
+    // A script's next line waits for a change being built.
+    if (script_ && !quit_ && !build_) run_script_lines();
     if (quit_) break;
     if (script_ && script_->over() && !window_) break;
     if (frame_limit > 0 && figures_.frames() >= frame_limit) break;
@@ -220,13 +247,16 @@ void App::build_ui() {
   std::vector<Command> commands;
   {
     const trace::Scope input_range(trace::Phase::input);
+    if (window_) input_.deliver_keys(ImGui::GetIO());
     imgui_->new_frame(window_ ? last_fb_w_ : setup_.width, window_ ? last_fb_h_ : setup_.height);
     if (window_) {
       float sx = 1, sy = 1;
       window_->framebuffer_scale(sx, sy);
       const InputOutcome in = mapper_.map(input_.events, *scene_, ImGui::GetIO(), sx, sy, commands);
       if (in.toggle_help) panel_.toggle_help();
-      if (in.quit) quit_ = true;
+      if (in.escape) escape();
+      if (in.quit) ask_quit();
+      if (in.enter && quit_pending_) quit_ = true;
       if (!in.error.empty()) model_.error = in.error;
       model_.hovered_instance = in.hovered_instance;
       hovered_cell_ = in.hovered_cell;
@@ -239,6 +269,10 @@ void App::build_ui() {
   // scene says (Tab and `panel on|off` are one command): the panel only mirrors the flag.
   panel_.set_visible(scene_->panel_visible());
   panel_.draw(model_, commands);
+  const ui::PromptAnswers& answers = panel_.prompt_answers();
+  if (answers.quit) quit_ = true;
+  if (answers.stay) quit_pending_ = false;
+  if (answers.cancel_build) cancel_build();
   remember_panel_width(/*at_exit=*/false);
   execute_ui(commands);
   if (!commands.empty()) pacer_.force();
@@ -252,7 +286,84 @@ void App::remember_panel_width(bool at_exit) {
   save_settings(settings_path_, settings_);
 }
 
+void App::escape() {
+  if (quit_pending_) {
+    quit_pending_ = false;
+  } else if (ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) {
+    ImGui::ClosePopupToLevel(0, /*restore_focus_to_window_under_popup=*/true);
+  } else if (panel_.help_visible()) {
+    panel_.toggle_help();
+  } else if (build_) {
+    cancel_build();
+  }
+  pacer_.force();
+}
+
+void App::ask_quit() {
+  // Scripts and the headless app never ask: they have no window and nobody to answer.
+  if (!window_ || quit_pending_ || !scene_->unsaved()) {
+    quit_ = true;
+    return;
+  }
+  quit_pending_ = true;
+  pacer_.force();
+}
+
+bool App::start_build(const Command& command) {
+  std::optional<ScenePlan> plan = scene_->plan(command);
+  if (!plan) return false;
+  if (plan->cells < kBackgroundBuildCells || !window_) {
+    apply_effects(scene_->execute(command));
+  } else {
+    build_ = std::make_unique<SceneBuild>(*engine_, std::move(*plan));
+  }
+  return true;
+}
+
+void App::poll_build() {
+  if (!build_ || !build_->finished()) return;
+  std::unique_ptr<SceneBuild> done = std::move(build_);
+  try {
+    apply_effects(done->commit(*scene_));
+    model_.error.clear();
+    model_.message = done->plan().what + ": done";
+  } catch (const InputError& e) {
+    model_.error = e.what();
+  }
+  size_refusals_at_s_ = -1;
+  pacer_.force();
+}
+
+void App::cancel_build() {
+  if (!build_) return;
+  const std::string what = build_->plan().what;
+  build_.reset();  // cancels and waits for the worker (it stops within a chunk of rows)
+  model_.message = what + ": cancelled, nothing changed";
+  pacer_.force();
+}
+
+void App::refresh_size_refusals() {
+  const double now_s = std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+  if (size_refusals_at_s_ >= 0 && now_s - size_refusals_at_s_ < 1.0) return;
+  size_refusals_at_s_ = now_s;
+  model_.size_preset_refusals.clear();
+  for (int side : ui::kSizePresets) {
+    std::string why;
+    try {
+      scene_->plan(cmd::Size{side, side});
+    } catch (const InputError& e) {
+      why = e.what();
+    }
+    model_.size_preset_refusals.push_back(why);
+  }
+}
+
 void App::fill_panel_model() {
+  model_.quit_pending = quit_pending_;
+  model_.job.active = build_ != nullptr;
+  model_.job.what = build_ ? build_->plan().what : std::string();
+  model_.job.fraction = build_ ? build_->fraction() : 0.0;
+  refresh_size_refusals();
   model_.paused = scene_->paused();
   model_.grid = scene_->grid();
   model_.age = scene_->age();
@@ -268,6 +379,9 @@ void App::fill_panel_model() {
   model_.host_syncs_per_frame = engine_->host_syncs_in_last_step();
   model_.display_path = figures_.run().display.path;
   ui::fill_engine_figures(*engine_, model_);
+  model_.delivered_cups = scene_->paused() ? 0.0 : delivered_.per_second();
+  model_.kernel_cups = 0;
+  for (const InstanceStatus& s : model_.statuses) model_.kernel_cups += s.cups;
   float sx = 1, sy = 1;
   if (window_) window_->framebuffer_scale(sx, sy);
   const view::Rect& a = scene_->area();
@@ -285,9 +399,15 @@ std::vector<view::Placement> App::step_engine(bool step) {
   }
   figures_.add_host_syncs(engine_->host_syncs_in_last_step());
   engine_->request_summaries();
-  if (engine_->size() > 0)
-    generation_rate_.add(std::chrono::duration<double>(Clock::now().time_since_epoch()).count(),
-                         engine_->status(0).generation);
+  const double now_s = std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+  if (engine_->size() > 0) generation_rate_.add(now_s, engine_->status(0).generation);
+  std::vector<std::array<std::uint64_t, 3>> sizes;
+  for (std::size_t i = 0; i < engine_->size(); ++i) {
+    const InstanceStatus s = engine_->status(i);
+    sizes.push_back(
+        {static_cast<std::uint64_t>(s.width), static_cast<std::uint64_t>(s.height), s.generation});
+  }
+  delivered_.add(now_s, sizes);
   return placements;
 }
 
@@ -295,7 +415,8 @@ void App::finish_ui(Clock::time_point build_start) {
   const trace::Scope range(trace::Phase::labels);
   float sx = 1, sy = 1;
   if (window_) window_->framebuffer_scale(sx, sy);
-  draw_tile_labels(*scene_, sx, sy);
+  // From the statuses the panel shows: a label and the Instances table agree on every figure.
+  draw_tile_labels(*scene_, model_.statuses, sx, sy);
   Readout readout;
   // The tile hovered when the input was mapped: the area may have changed since (a resize to
   // 1x1 leaves no tiles at all).
@@ -400,7 +521,13 @@ void App::apply_effects(const Effects& fx) {
 void App::execute_ui(const std::vector<Command>& commands) {
   for (const Command& c : commands) {
     try {
-      apply_effects(scene_->execute(c));
+      // While a change is built, what would add, replace or move instances waits for it.
+      const bool rebuilds = std::holds_alternative<cmd::Size>(c) || std::holds_alternative<cmd::Reset>(c) ||
+                            std::holds_alternative<cmd::Instances>(c) ||
+                            std::holds_alternative<cmd::Load>(c) || std::holds_alternative<cmd::Devices>(c);
+      if (build_ && rebuilds)
+        throw InputError("wait for " + build_->plan().what + " to finish, or press Esc to cancel it");
+      if (!start_build(c)) apply_effects(scene_->execute(c));
       model_.error.clear();
     } catch (const InputError& e) {
       // Bad input from a person: shown in the panel, the scene stays as it was.
@@ -454,6 +581,9 @@ bool App::write_outputs(double seconds) {
   }
   if (!options_.report.empty()) {
     figures_.finish(seconds, *renderer_, *engine_, *scene_, palette_);
+    figures_.run().delivered_cups = seconds > 0 ? delivered_.total() / seconds : 0;
+    figures_.run().kernel_cups = 0;
+    for (std::size_t i = 0; i < engine_->size(); ++i) figures_.run().kernel_cups += engine_->status(i).cups;
     write_report(options_.report, *engine_, figures_.run());
   }
   return screenshot_written;

@@ -17,6 +17,7 @@
 #include "app/options.hpp"
 #include "app/recovery.hpp"
 #include "app/scene.hpp"
+#include "app/scene_build.hpp"
 #include "app/script_runner.hpp"
 #include "render/gl_sync.hpp"
 #include "render/headless.hpp"
@@ -61,6 +62,19 @@ class App {
   /// end whatever the mouse does (`at_exit`). Windowed only: headless runs are reproducible.
   void remember_panel_width(bool at_exit);
   void run_script_lines();
+  /// Esc: closes the topmost open thing (the quit question, a popup, the help, a change being
+  /// built); a text field's edit is ImGui's to cancel. Never quits.
+  void escape();
+  /// Ctrl+Q or the window's close button: quits, or asks once first when there is unsaved work.
+  void ask_quit();
+  /// Starts building a change beside the frame loop, or runs it here when it is small. False: it
+  /// is not a change that builds instances (execute it as any command).
+  bool start_build(const Command& command);
+  /// Commits the change being built once it is ready.
+  void poll_build();
+  void cancel_build();
+  /// Which Size presets the engine cannot hold for the present instances, refreshed now and then.
+  void refresh_size_refusals();
   void execute_ui(const std::vector<Command>& commands);
   void apply_effects(const Effects& fx);
   void fill_panel_model();
@@ -104,12 +118,18 @@ class App {
   int last_fb_w_ = -1;
   int last_fb_h_ = -1;
 
+  // A change built beside the frame loop (a large size, reset or instance count); null when none.
+  std::unique_ptr<SceneBuild> build_;
+  double size_refusals_at_s_ = -1;  // when refresh_size_refusals last ran
+
   // Frame requests and figures.
   bool quit_ = false;
+  bool quit_pending_ = false;      // asked once with unsaved work: the notice waits for an answer
   bool stepped_in_frame_ = false;  // the current frame() has stepped the engine
   std::optional<std::string> screenshot_next_;
   FrameFigures figures_;
   GenerationRate generation_rate_;
+  DeliveredRate delivered_;
   std::optional<view::CellPos> hovered_cell_;  // for the readout line
 };
 

@@ -79,6 +79,24 @@ void FrameFigures::measure_display(render::TileRenderer& renderer, Engine& engin
   }
 }
 
+void DeliveredRate::add(double now_s, const std::vector<std::array<std::uint64_t, 3>>& instances) {
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    const auto& [w, h, gen] = instances[i];
+    if (i < last_.size() && last_[i][0] == w && last_[i][1] == h && gen > last_[i][2])
+      total_ += static_cast<double>(w) * static_cast<double>(h) * static_cast<double>(gen - last_[i][2]);
+  }
+  last_ = instances;
+  window_.emplace_back(now_s, total_);
+  // Keep one sample at or before the window's start, so the rate spans the whole window.
+  while (window_.size() > 2 && window_[1].first <= now_s - kWindowSeconds) window_.pop_front();
+}
+
+double DeliveredRate::per_second() const {
+  if (window_.size() < 2) return 0;
+  const double dt = window_.back().first - window_.front().first;
+  return dt > 0 ? (window_.back().second - window_.front().second) / dt : 0;
+}
+
 void GenerationRate::add(double now_s, std::uint64_t generation) {
   if (start_s_ < 0 || generation < start_generation_ || now_s < start_s_) {
     start_s_ = now_s;

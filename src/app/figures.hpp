@@ -3,8 +3,12 @@
 // costs by each display path.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <deque>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "app/report.hpp"
 #include "core/engine.hpp"
@@ -33,6 +37,28 @@ class GenerationRate {
   double start_s_ = -1;
   std::uint64_t start_generation_ = 0;
   double rate_ = -1;
+};
+
+/// Cell updates the app delivered: cells times generations actually advanced, per wall-clock
+/// second over the last second, from each instance's size and generation count frame to frame
+/// (an instance made anew, whose count starts again, adds nothing that frame). Whatever runs the
+/// steps (frames, a step command, kernels back to back or one after another), this is what the
+/// person got.
+class DeliveredRate {
+ public:
+  /// The instances (width, height, generation) at `now_s` seconds.
+  void add(double now_s, const std::vector<std::array<std::uint64_t, 3>>& instances);
+  /// Over the last kWindowSeconds (0 before two samples, or when nothing advanced).
+  double per_second() const;
+  /// Every cell update counted since the start.
+  double total() const { return total_; }
+
+  static constexpr double kWindowSeconds = 1.0;
+
+ private:
+  std::vector<std::array<std::uint64_t, 3>> last_;
+  std::deque<std::pair<double, double>> window_;  // (time, total then), oldest first
+  double total_ = 0;
 };
 
 class FrameFigures {

@@ -7,6 +7,7 @@
 // GLFW after GLAD (render/gl.hpp): GLAD provides the GL declarations.
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -16,6 +17,7 @@ namespace {
 InputQueue* queue_of(GLFWwindow* w) { return static_cast<InputQueue*>(glfwGetWindowUserPointer(w)); }
 
 void on_key(GLFWwindow* w, int key, int, int action, int mods) {
+  if (action != GLFW_REPEAT) queue_of(w)->imgui_keys.push_back(KeyTransition{key, action == GLFW_PRESS});
   InputEvent e;
   e.kind = InputEvent::Kind::key;
   e.key = key;
@@ -89,6 +91,24 @@ void InputMapper::draw_to(const Scene& scene, int tile, double px, double py,
   last_cell_ = *cell;
 }
 
+void InputQueue::take_keys_from_imgui(GLFWwindow* window) { glfwSetKeyCallback(window, on_key); }
+
+void InputQueue::deliver_keys(ImGuiIO& io) {
+  std::vector<int> changed;
+  std::size_t taken = 0;
+  for (; taken < imgui_keys.size(); ++taken) {
+    const KeyTransition& k = imgui_keys[taken];
+    if (std::find(changed.begin(), changed.end(), k.key) != changed.end()) break;
+    changed.push_back(k.key);
+    if (k.key >= 0 && k.key < IM_ARRAYSIZE(io.KeysDown)) io.KeysDown[k.key] = k.down;
+  }
+  imgui_keys.erase(imgui_keys.begin(), imgui_keys.begin() + static_cast<std::ptrdiff_t>(taken));
+  io.KeyCtrl = io.KeysDown[GLFW_KEY_LEFT_CONTROL] || io.KeysDown[GLFW_KEY_RIGHT_CONTROL];
+  io.KeyShift = io.KeysDown[GLFW_KEY_LEFT_SHIFT] || io.KeysDown[GLFW_KEY_RIGHT_SHIFT];
+  io.KeyAlt = io.KeysDown[GLFW_KEY_LEFT_ALT] || io.KeysDown[GLFW_KEY_RIGHT_ALT];
+  io.KeySuper = io.KeysDown[GLFW_KEY_LEFT_SUPER] || io.KeysDown[GLFW_KEY_RIGHT_SUPER];
+}
+
 InputOutcome InputMapper::map(std::vector<InputEvent>& events, Scene& scene, const ImGuiIO& io, float sx,
                               float sy, std::vector<Command>& commands) {
   InputOutcome out;
@@ -100,14 +120,24 @@ InputOutcome InputMapper::map(std::vector<InputEvent>& events, Scene& scene, con
     switch (e.kind) {
       case InputEvent::Kind::key: {
         if (e.action == GLFW_RELEASE) break;
-        // F1 always works; Esc quits unless a text field is being edited (there it cancels the
-        // edit, as ImGui does); the rest only when ImGui does not want the keyboard.
+        // F1 and Ctrl+Q always work; Esc closes what is open unless a text field is being
+        // edited (there it cancels the edit, as ImGui does); the rest only when ImGui does not
+        // want the keyboard. Esc never quits: a stray press must not lose a person's work.
         if (e.key == GLFW_KEY_F1 && e.action == GLFW_PRESS) {
           out.toggle_help = !out.toggle_help;
           break;
         }
-        if (e.key == GLFW_KEY_ESCAPE && e.action == GLFW_PRESS && !io.WantTextInput) {
+        if (e.key == GLFW_KEY_Q && (e.mods & GLFW_MOD_CONTROL) && e.action == GLFW_PRESS) {
           out.quit = true;
+          break;
+        }
+        if (e.key == GLFW_KEY_ESCAPE && e.action == GLFW_PRESS && !io.WantTextInput) {
+          out.escape = true;
+          break;
+        }
+        if ((e.key == GLFW_KEY_ENTER || e.key == GLFW_KEY_KP_ENTER) && e.action == GLFW_PRESS &&
+            !io.WantTextInput) {
+          out.enter = true;
           break;
         }
         if (io.WantCaptureKeyboard) break;

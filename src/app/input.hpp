@@ -28,18 +28,35 @@ struct InputEvent {
   std::vector<std::string> paths;
 };
 
+/// A key going down or up, on its way to Dear ImGui.
+struct KeyTransition {
+  int key = 0;
+  bool down = false;
+};
+
 struct InputQueue {
   std::vector<InputEvent> events;
+  /// Key transitions not yet given to ImGui (deliver_keys).
+  std::vector<KeyTransition> imgui_keys;
 
   /// Installs the GLFW callbacks of `window` that fill this queue (which must outlive them), before
   /// ImGui's GLFW backend installs its own, which chain to these.
   void attach(GLFWwindow* window);
+  /// Once ImGui's backend is installed: keys come to this queue only, and reach ImGui through
+  /// deliver_keys. Dear ImGui 1.86 reads key state once a frame, so a key pressed and released
+  /// within one frame (End, Home at a low frame rate) would never reach a text field.
+  void take_keys_from_imgui(GLFWwindow* window);
+  /// Before ImGui::NewFrame: gives ImGui the queued key transitions in order, at most one per key
+  /// per frame (a press and its release reach it in two frames), keeping the rest for later.
+  void deliver_keys(ImGuiIO& io);
 };
 
 /// What the events of a frame asked for beyond commands.
 struct InputOutcome {
   bool toggle_help = false;  // F1 (Tab, the panel, is a command: cmd::Panel, as in scripts)
-  bool quit = false;         // Esc outside a text field
+  bool quit = false;         // Ctrl+Q (the app asks first when there is unsaved work)
+  bool escape = false;       // Esc outside a text field: closes the topmost open thing (App)
+  bool enter = false;        // Enter outside a text field: confirms a pending quit
   std::string error;         // for the panel: a drop that missed every tile
   int hovered_instance = -1;
   std::optional<view::CellPos> hovered_cell;  // the cell under the cursor in that tile

@@ -44,6 +44,10 @@ struct RunFigures {
   double seconds = 0;            // wall time of those frames
   std::vector<double> frame_ms;  // every frame's CPU time
   double gpu_span_ms = 0;        // means over frames with complete timings
+  /// Cell updates per second: delivered (every generation advanced, over the run's wall time) and
+  /// the kernel rate (the sum of the instances' step rates at the end).
+  double delivered_cups = 0;
+  double kernel_cups = 0;
   double busy_ms = 0;
   double concurrency = 0;
   /// Per GPU (FrameTimings::gpus): means of span, busy and concurrency over the frames that timed it.
@@ -53,7 +57,8 @@ struct RunFigures {
   UiFigures ui;
 };
 
-/// Writes {"device", "backend", "frames", "fps", "frame_ms": {"p50", "p95", "p99"}, "gpu_span_ms",
+/// Writes {"device", "backend", "frames", "fps", "frame_ms": {"p50", "p95", "p99"}, "span_ms" (the
+/// frame's span whatever the engine), "gpu_span_ms", "delivered_cups", "kernel_cups",
 /// "busy_ms", "concurrency", "host_syncs_per_frame", "timing_period", "display": {...}, "ui": {...},
 /// "gpus": [{"index", "name", "span_ms", "busy_ms", "concurrency", "memory_used_bytes",
 /// "memory_free_bytes"}], "instances": [{..., "devices": [..], ...}]} to `path` (overwrites).

@@ -61,19 +61,22 @@ void Scene::refresh_dims() {
     dims_.emplace_back(s.width, s.height);
   }
   views_.resize(engine_.size());
+  unsaved_.resize(engine_.size(), false);
 }
 
-InstanceSpec Scene::new_spec(std::size_t index) const {
+bool Scene::unsaved() const { return std::find(unsaved_.begin(), unsaved_.end(), true) != unsaved_.end(); }
+
+InstanceSpec Scene::new_spec(std::size_t index, const SceneSettings& settings) const {
   InstanceSpec spec;
-  spec.width = settings_.width;
-  spec.height = settings_.height;
-  spec.rule = settings_.rule;
+  spec.width = settings.width;
+  spec.height = settings.height;
+  spec.rule = settings.rule;
   spec.variant =
-      settings_.variant ? *settings_.variant : kDefaultVariantCycle[index % std::size(kDefaultVariantCycle)];
-  spec.generations_per_launch = settings_.generations_per_launch;
+      settings.variant ? *settings.variant : kDefaultVariantCycle[index % std::size(kDefaultVariantCycle)];
+  spec.generations_per_launch = settings.generations_per_launch;
   RandomInit r;
-  r.density = settings_.density;
-  r.seed = settings_.same_seed ? settings_.seed : settings_.seed + index;
+  r.density = settings.density;
+  r.seed = settings.same_seed ? settings.seed : settings.seed + index;
   spec.init = r;
   return spec;
 }
@@ -110,29 +113,115 @@ void Scene::populate(int count, const std::string& pattern_path, bool keep_rule)
     if (!pattern_path.empty()) load(static_cast<std::size_t>(i), pattern_path, keep_rule);
   }
   refresh_dims();
+  // A pattern loaded from a file at the start is that file's: nothing is lost by quitting.
+  std::fill(unsaved_.begin(), unsaved_.end(), false);
 }
 
 void Scene::set_instances(int count) {
-  const auto most = static_cast<int>(engine_.max_instances());
-  if (count < 1 || count > most)
-    throw InputError("instance count must be 1.." + std::to_string(most) + ", got " + std::to_string(count));
-  const std::size_t target = static_cast<std::size_t>(count);
-  const std::size_t before = engine_.size();
-  if (target > before) {
-    std::vector<InstanceSpec> specs;
-    for (std::size_t i = before; i < target; ++i) specs.push_back(new_spec(i));
-    engine_.check_room(specs);
+  if (std::optional<ScenePlan> p = plan(cmd::Instances{count})) {
+    build_and_commit(*p);
+    return;
   }
-  try {
-    while (engine_.size() < target) engine_.add(new_spec(engine_.size()));
-  } catch (...) {
-    // All or nothing: drop what this command added.
-    while (engine_.size() > before) engine_.remove(engine_.size() - 1);
-    refresh_dims();
-    throw;
-  }
-  while (engine_.size() > target) engine_.remove(engine_.size() - 1);
+  while (engine_.size() > static_cast<std::size_t>(count)) engine_.remove(engine_.size() - 1);
   refresh_dims();
+}
+
+namespace {
+std::string size_text(int w, int h) { return std::to_string(w) + " \xC3\x97 " + std::to_string(h); }
+std::string count_text(std::size_t n, const char* one) {
+  return std::to_string(n) + " " + one + (n == 1 ? "" : "s");
+}
+}  // namespace
+
+std::optional<ScenePlan> Scene::plan(const Command& command) const {
+  ScenePlan p;
+  p.command = command;
+  // A rebuilt instance keeps its rule, variant and generations per launch; only its cells are new.
+  auto keep = [&](std::size_t i, InstanceSpec spec) {
+    const InstanceStatus s = engine_.status(i);
+    spec.rule = s.rule;
+    spec.variant = s.variant;
+    spec.generations_per_launch = s.generations_per_launch;
+    p.indices.push_back(i);
+    p.specs.push_back(std::move(spec));
+  };
+  if (const auto* c = std::get_if<cmd::Size>(&command)) {
+    check_lattice_size(c->width, c->height);
+    SceneSettings after = settings_;
+    after.width = c->width;
+    after.height = c->height;
+    for (std::size_t i = 0; i < engine_.size(); ++i) keep(i, new_spec(i, after));
+    p.settings = after;
+    p.what = "size " + size_text(c->width, c->height) + " for " + count_text(engine_.size(), "instance");
+  } else if (const auto* c = std::get_if<cmd::Reset>(&command)) {
+    for (std::size_t i : targets(c->target)) keep(i, new_spec(i));
+    p.what = c->target.all ? "new soups for " + count_text(p.indices.size(), "instance")
+                           : "a new soup for instance " + std::to_string(c->target.index);
+  } else if (const auto* c = std::get_if<cmd::Instances>(&command)) {
+    const auto most = static_cast<int>(engine_.max_instances());
+    if (c->count < 1 || c->count > most)
+      throw InputError("instance count must be 1.." + std::to_string(most) + ", got " +
+                       std::to_string(c->count));
+    if (static_cast<std::size_t>(c->count) <= engine_.size()) return std::nullopt;
+    for (std::size_t i = engine_.size(); i < static_cast<std::size_t>(c->count); ++i) {
+      p.indices.push_back(i);
+      p.specs.push_back(new_spec(i));
+    }
+    p.what =
+        count_text(p.indices.size(), "new instance") + " of " + size_text(settings_.width, settings_.height);
+  } else {
+    return std::nullopt;
+  }
+  for (const InstanceSpec& spec : p.specs)
+    p.cells += static_cast<std::uint64_t>(spec.width) * static_cast<std::uint64_t>(spec.height);
+  // Refused before anything is built: what is asked and what is free.
+  engine_.check_room(p.specs);
+  return p;
+}
+
+Effects Scene::build_and_commit(const ScenePlan& p) {
+  BuildProgress progress;
+  std::vector<std::unique_ptr<PreparedInstance>> prepared;
+  for (const InstanceSpec& spec : p.specs) prepared.push_back(engine_.prepare(spec, progress));
+  return commit(p, std::move(prepared));
+}
+
+Effects Scene::commit(const ScenePlan& p, std::vector<std::unique_ptr<PreparedInstance>> prepared) {
+  const std::size_t size = engine_.size();
+  std::size_t appended = 0;
+  for (std::size_t index : p.indices) {
+    if (index > size + appended || (index >= size && index != size + appended++))
+      throw InputError("the instances changed while the new ones were built; nothing was changed");
+  }
+  if (prepared.size() != p.specs.size() ||
+      std::any_of(prepared.begin(), prepared.end(), [](const auto& x) { return !x; }))
+    throw InputError("the new instances were not all built; nothing was changed");
+  // What a person changed on a rebuilt instance while it was built stays changed.
+  struct Kept {
+    std::size_t index;
+    InstanceStatus now;
+    const InstanceSpec* planned;
+  };
+  std::vector<Kept> kept;
+  for (std::size_t k = 0; k < p.indices.size(); ++k)
+    if (p.indices[k] < size) kept.push_back(Kept{p.indices[k], engine_.status(p.indices[k]), &p.specs[k]});
+  std::vector<Installation> batch;
+  for (std::size_t k = 0; k < p.indices.size(); ++k)
+    batch.push_back(Installation{p.indices[k], std::move(prepared[k])});
+  engine_.install(std::move(batch));
+  for (const Kept& k : kept) {
+    if (k.now.variant != k.planned->variant) engine_.set_variant(k.index, k.now.variant);
+    if (k.now.generations_per_launch != k.planned->generations_per_launch)
+      engine_.set_generations_per_launch(k.index, k.now.generations_per_launch);
+    if (k.now.rule != k.planned->rule) engine_.set_rule(k.index, k.now.rule);
+  }
+  if (p.settings) settings_ = *p.settings;
+  refresh_dims();
+  for (std::size_t index : p.indices) {
+    views_[index] = view::View{};
+    unsaved_[index] = false;
+  }
+  return Effects{};
 }
 
 void Scene::load(std::size_t index, const std::string& path, bool keep_rule) {
@@ -179,6 +268,7 @@ void Scene::load(std::size_t index, const std::string& path, bool keep_rule) {
   engine_.replace(index, spec);
   refresh_dims();
   views_[index] = pattern_view(pattern, static_cast<int>(w), static_cast<int>(h));
+  unsaved_[index] = true;
 }
 
 std::string Scene::save(std::size_t index, const std::string& path) {
@@ -193,34 +283,8 @@ std::string Scene::save(std::size_t index, const std::string& path) {
                     {"generation " + std::to_string(s.generation) + ", " + std::to_string(s.width) + "x" +
                      std::to_string(s.height) + " torus"});
   if (!f.flush()) throw InputError("save " + target + ": write failed");
+  unsaved_[index] = false;
   return target;
-}
-
-void Scene::resize_all(int width, int height) {
-  check_lattice_size(width, height);
-  // Kept so that a failure part-way (memory) can put every instance back as it was.
-  std::vector<InstanceSpec> before;
-  for (std::size_t i = 0; i < engine_.size(); ++i) before.push_back(spec_of(i, engine_.read(i)));
-  SceneSettings old = settings_;
-  settings_.width = width;
-  settings_.height = height;
-  std::size_t done = 0;
-  try {
-    for (; done < engine_.size(); ++done) {
-      InstanceSpec spec = new_spec(done);
-      spec.rule = before[done].rule;
-      spec.variant = before[done].variant;
-      spec.generations_per_launch = before[done].generations_per_launch;
-      engine_.replace(done, spec);
-    }
-  } catch (...) {
-    settings_ = old;
-    for (std::size_t i = 0; i < done; ++i) engine_.replace(i, before[i]);
-    refresh_dims();
-    throw;
-  }
-  refresh_dims();
-  for (auto& v : views_) v = view::View{};
 }
 
 void Scene::set_devices(const Target& target, const std::vector<int>& devices) {
@@ -356,6 +420,7 @@ Effects Scene::apply(const Command& command) {
                              "x" + std::to_string(h) + " lattice");
           }
           engine_.set_cell(c.index, static_cast<int>(c.x), static_cast<int>(c.y), c.alive);
+          unsaved_[c.index] = true;
         } else if constexpr (std::is_same_v<T, cmd::SetStreamMode>) {
           engine_.set_stream_mode(c.mode);
         } else if constexpr (std::is_same_v<T, cmd::Screenshot>) {
@@ -367,7 +432,7 @@ Effects Scene::apply(const Command& command) {
         } else if constexpr (std::is_same_v<T, cmd::Quit>) {
           fx.quit = true;
         } else if constexpr (std::is_same_v<T, cmd::Size>) {
-          resize_all(c.width, c.height);
+          build_and_commit(*plan(c));
         } else if constexpr (std::is_same_v<T, cmd::Density>) {
           if (!(c.p >= 0 && c.p <= 1)) throw InputError("density must be in 0..1");
           settings_.density = c.p;
@@ -384,16 +449,7 @@ Effects Scene::apply(const Command& command) {
           for (std::size_t i : targets(c.target)) engine_.set_generations_per_launch(i, c.k);
           if (c.target.all) settings_.generations_per_launch = c.k;
         } else if constexpr (std::is_same_v<T, cmd::Reset>) {
-          for (std::size_t i : targets(c.target)) {
-            InstanceSpec spec = new_spec(i);
-            const InstanceStatus s = engine_.status(i);
-            spec.rule = s.rule;
-            spec.variant = s.variant;
-            spec.generations_per_launch = s.generations_per_launch;
-            engine_.replace(i, spec);
-            views_[i] = view::View{};
-          }
-          refresh_dims();
+          build_and_commit(*plan(c));
         } else if constexpr (std::is_same_v<T, cmd::Vsync>) {
           fx.vsync = c.on;
         } else if constexpr (std::is_same_v<T, cmd::Grid>) {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -51,6 +52,19 @@ struct Effects {
   std::string message;  // a status line for the panel ("saved x.rle")
 };
 
+/// A command that makes new instances (a size, a reset, a larger instance count), checked and
+/// planned at once: its instances are built next (Engine::prepare, possibly on another thread
+/// while the frame loop goes on) and then put in place by Scene::commit in one quick step.
+struct ScenePlan {
+  Command command;
+  std::string what;  // for a progress notice: "size 65536 x 65536 for 3 instances"
+  /// Per new instance: the index it replaces, or, from the present count on, an appended one.
+  std::vector<std::size_t> indices;
+  std::vector<InstanceSpec> specs;
+  std::uint64_t cells = 0;                // cells of the new instances together
+  std::optional<SceneSettings> settings;  // the settings after it (a size)
+};
+
 class Scene {
  public:
   Scene(Engine& engine, SceneSettings settings);
@@ -60,6 +74,18 @@ class Scene {
   /// `lifestreams run`; a bad rule in the file then does not matter, and its ":Tw,h" torus size
   /// still sets the size when it can be read.
   void populate(int count, const std::string& pattern_path, bool keep_rule = false);
+
+  /// The plan of a command that makes new instances, checked (bad input and memory that cannot be
+  /// had throw InputError, changing nothing); nullopt for any other command (and for an instance
+  /// count that only removes).
+  std::optional<ScenePlan> plan(const Command& command) const;
+  /// Puts the instances built for `plan` in place (Engine::install, all or nothing) with the
+  /// settings and views it asks for. Settings changed since the plan (an instance's rule, variant
+  /// or generations per launch) are kept. Throws InputError when the instances changed in between.
+  Effects commit(const ScenePlan& plan, std::vector<std::unique_ptr<PreparedInstance>> prepared);
+  /// Whether cells were drawn or a pattern loaded into any instance since it was last saved (or
+  /// made anew): a quit then asks first.
+  bool unsaved() const;
 
   /// Applies one command. Throws InputError (bad input: the scene is unchanged), DeviceError, or
   /// ExpectationFailed. Instance numbers are checked here.
@@ -93,7 +119,10 @@ class Scene {
 
  private:
   Effects apply(const Command& command);
-  InstanceSpec new_spec(std::size_t index) const;
+  InstanceSpec new_spec(std::size_t index) const { return new_spec(index, settings_); }
+  InstanceSpec new_spec(std::size_t index, const SceneSettings& settings) const;
+  /// Builds the plan's instances here and now, then commits them.
+  Effects build_and_commit(const ScenePlan& plan);
   InstanceSpec spec_of(std::size_t index, InitialState init) const;
   void check_index(std::size_t index) const;
   std::vector<std::size_t> targets(const Target& t) const;
@@ -101,7 +130,6 @@ class Scene {
   void set_instances(int count);
   void load(std::size_t index, const std::string& path, bool keep_rule = false);
   std::string save(std::size_t index, const std::string& path);
-  void resize_all(int width, int height);
   /// `devices I|all LIST`: one device moves the instances there (Engine::set_instance_devices).
   void set_devices(const Target& target, const std::vector<int>& devices);
   void expect_agree();
@@ -111,6 +139,7 @@ class Scene {
   SceneSettings settings_;
   std::vector<view::View> views_;
   std::vector<std::pair<int, int>> dims_;
+  std::vector<bool> unsaved_;  // per instance: drawn on or loaded since last saved
   view::Rect area_{0, 0, 1600, 900};
   bool paused_ = false;
   bool grid_ = true;

@@ -47,7 +47,8 @@ std::vector<std::string> label_texts(std::size_t index, const InstanceStatus& s,
   char id[32];
   std::snprintf(id, sizeof id, "#%zu", index);
   char timing[48] = "";
-  if (s.step_ms.samples > 0) std::snprintf(timing, sizeof timing, "  %.2f ms/step", s.step_ms.mean);
+  // step_ms times a frame's step, however many generations it holds: per frame.
+  if (s.step_ms.samples > 0) std::snprintf(timing, sizeof timing, "  %.2f ms/frame", s.step_ms.mean);
   char short_gen[64];
   std::snprintf(short_gen, sizeof short_gen, "#%zu  gen %" PRIu64, index, gen);
   std::vector<std::string> texts;
@@ -60,12 +61,20 @@ std::vector<std::string> label_texts(std::size_t index, const InstanceStatus& s,
 }
 
 std::vector<std::optional<TileLabel>> tile_labels(const Scene& scene, float sx, float sy) {
+  std::vector<InstanceStatus> statuses;
+  for (std::size_t i = 0; i < scene.engine().size(); ++i) statuses.push_back(scene.engine().status(i));
+  return tile_labels(scene, statuses, sx, sy);
+}
+
+std::vector<std::optional<TileLabel>> tile_labels(const Scene& scene,
+                                                  const std::vector<InstanceStatus>& statuses, float sx,
+                                                  float sy) {
   const Engine& engine = scene.engine();
   const auto rects = scene.tile_rects();
   const bool cpu = engine.backend() == "cpu";
   std::vector<std::optional<TileLabel>> labels;
-  for (std::size_t i = 0; i < rects.size() && i < engine.size(); ++i) {
-    std::vector<std::string> texts = label_texts(i, engine.status(i), cpu);
+  for (std::size_t i = 0; i < rects.size() && i < statuses.size(); ++i) {
+    std::vector<std::string> texts = label_texts(i, statuses[i], cpu);
     std::vector<std::pair<double, double>> sizes;
     for (const std::string& t : texts) {
       const ImVec2 ts = ImGui::CalcTextSize(t.c_str());
@@ -79,10 +88,16 @@ std::vector<std::optional<TileLabel>> tile_labels(const Scene& scene, float sx, 
 }
 
 void draw_tile_labels(const Scene& scene, float sx, float sy) {
+  std::vector<InstanceStatus> statuses;
+  for (std::size_t i = 0; i < scene.engine().size(); ++i) statuses.push_back(scene.engine().status(i));
+  draw_tile_labels(scene, statuses, sx, sy);
+}
+
+void draw_tile_labels(const Scene& scene, const std::vector<InstanceStatus>& statuses, float sx, float sy) {
   // The background list: ImGui draws it before every window, so the panel, the help and tooltips
   // cover the labels rather than the other way round.
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
-  for (const auto& label : tile_labels(scene, sx, sy))
+  for (const auto& label : tile_labels(scene, statuses, sx, sy))
     if (label) draw_box(dl, label->box, label->text, sx, sy);
 }
 

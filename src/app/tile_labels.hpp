@@ -30,9 +30,16 @@ struct TileLabel {
 /// in the current ImGui font), nullopt on a tile too small for any. `scale_x/y`: framebuffer
 /// pixels per ImGui coordinate.
 std::vector<std::optional<TileLabel>> tile_labels(const Scene& scene, float scale_x, float scale_y);
+/// The same from `statuses` (one per instance): the panel's own, so that a label and the
+/// Instances table never show two summaries of one instance.
+std::vector<std::optional<TileLabel>> tile_labels(const Scene& scene,
+                                                  const std::vector<InstanceStatus>& statuses, float scale_x,
+                                                  float scale_y);
 
 /// Adds tile_labels to the current ImGui frame's background draw list.
 void draw_tile_labels(const Scene& scene, float scale_x, float scale_y);
+void draw_tile_labels(const Scene& scene, const std::vector<InstanceStatus>& statuses, float scale_x,
+                      float scale_y);
 
 /// What the readout line shows.
 struct Readout {

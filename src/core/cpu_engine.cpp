@@ -3,8 +3,10 @@
 #include "core/cpu_engine.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <fstream>
+#include <memory>
 #include <new>
 #include <string>
 #include <thread>
@@ -147,6 +149,31 @@ void check_index(std::size_t index, std::size_t size) {
   }
 }
 
+// The random fill of `cells` by rows, on all but one of the cores (the frame loop keeps one),
+// counting rows into `progress` and giving up when it is cancelled (false then).
+bool fill_in_parallel(Lattice& cells, const RandomInit& r, BuildProgress& progress) {
+  constexpr int kRowsPerChunk = 64;
+  const int h = cells.height();
+  progress.total.store(static_cast<std::uint64_t>(h));
+  std::atomic<int> next{0};
+  auto work = [&] {
+    for (;;) {
+      if (progress.cancel.load()) return;
+      const int y = next.fetch_add(kRowsPerChunk);
+      if (y >= h) return;
+      const int end = std::min(h, y + kRowsPerChunk);
+      cells.fill_random_rows(r.density, r.seed, y, end);
+      progress.done.fetch_add(static_cast<std::uint64_t>(end - y));
+    }
+  };
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> helpers;
+  for (unsigned i = 1; i + 1 < cores; ++i) helpers.emplace_back(work);
+  work();
+  for (std::thread& t : helpers) t.join();
+  return !progress.cancel.load();
+}
+
 void check_k(int k) {
   if (k < 1 || k > kMaxGenerationsPerLaunch) {
     throw InputError("generations per launch " + std::to_string(k) + " is outside 1.." +
@@ -170,7 +197,8 @@ std::string CpuEngine::device_name() const {
   return "CPU";
 }
 
-std::unique_ptr<CpuEngine::Instance> CpuEngine::make_instance(const InstanceSpec& spec) const {
+std::unique_ptr<CpuEngine::Instance> CpuEngine::make_instance(const InstanceSpec& spec,
+                                                              BuildProgress* progress) const {
   check_k(spec.generations_per_launch);
   auto inst = std::make_unique<Instance>();
   inst->rule = spec.rule;
@@ -187,7 +215,14 @@ std::unique_ptr<CpuEngine::Instance> CpuEngine::make_instance(const InstanceSpec
   const std::uint64_t need = 2ull * static_cast<std::uint64_t>(w) * static_cast<std::uint64_t>(h) / 8;
   try {
     if (const auto* r = std::get_if<RandomInit>(&spec.init)) {
-      inst->cells = Lattice::random(w, h, r->density, r->seed);
+      if (progress) {
+        if (!(r->density >= 0.0 && r->density <= 1.0))
+          throw InputError("density " + std::to_string(r->density) + " is outside 0..1");
+        inst->cells = Lattice(w, h);
+        if (!fill_in_parallel(inst->cells, *r, *progress)) return nullptr;
+      } else {
+        inst->cells = Lattice::random(w, h, r->density, r->seed);
+      }
       inst->origin = start_origin(spec);
     } else if (const auto* l = std::get_if<Lattice>(&spec.init)) {
       inst->cells = *l;
@@ -229,7 +264,9 @@ void CpuEngine::check_room(const std::vector<InstanceSpec>& specs) const {
     dims.emplace_back(w, h);
     cells += w * h;
   }
-  if (specs.size() > 1) {
+  if (specs.size() == 1) {
+    check_host_memory(dims.front().first, dims.front().second, 2);
+  } else if (specs.size() > 1) {
     const bool same = std::all_of(dims.begin(), dims.end(), [&](const auto& d) { return d == dims.front(); });
     check_host_bytes(
         2 * static_cast<std::uint64_t>(cells) / 8,
@@ -263,6 +300,49 @@ void CpuEngine::add_moved(const InstanceSpec& spec, std::uint64_t generation, st
   instances_.push_back(std::move(inst));
 }
 
+namespace {
+struct CpuPrepared final : PreparedInstance {
+  using PreparedInstance::PreparedInstance;
+  std::shared_ptr<void> instance;  // a CpuEngine::Instance, made off the frame loop
+};
+}  // namespace
+
+std::unique_ptr<PreparedInstance> CpuEngine::prepare(const InstanceSpec& spec,
+                                                     BuildProgress& progress) const {
+  if (std::holds_alternative<CopyInit>(spec.init))
+    return Engine::prepare(spec, progress);  // a copy reads another instance: made at install
+  std::unique_ptr<Instance> inst = make_instance(spec, &progress);
+  if (!inst) return nullptr;
+  auto out = std::make_unique<CpuPrepared>(spec);
+  out->spec.init = RandomInit{};  // the cells live in the instance, not twice
+  out->instance = std::shared_ptr<Instance>(std::move(inst));
+  return out;
+}
+
+void CpuEngine::install(std::vector<Installation> batch) {
+  // Everything that can fail first; then only moves.
+  std::vector<std::unique_ptr<Instance>> made;
+  std::size_t appended = 0;
+  for (Installation& in : batch) {
+    if (in.index >= instances_.size()) {
+      if (in.index != instances_.size() + appended++)
+        throw InputError("install: instances are appended in order");
+    }
+    if (auto* p = dynamic_cast<CpuPrepared*>(in.prepared.get())) {
+      auto typed = std::static_pointer_cast<Instance>(p->instance);
+      made.push_back(std::make_unique<Instance>(std::move(*typed)));
+    } else {
+      made.push_back(make_instance(in.prepared->spec));
+    }
+  }
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (batch[i].index < instances_.size())
+      instances_[batch[i].index] = std::move(made[i]);
+    else
+      instances_.push_back(std::move(made[i]));
+  }
+}
+
 void CpuEngine::remove(std::size_t index) {
   check_index(index, instances_.size());
   instances_.erase(instances_.begin() + static_cast<std::ptrdiff_t>(index));
@@ -273,18 +353,38 @@ void CpuEngine::replace(std::size_t index, const InstanceSpec& spec) {
   instances_[index] = make_instance(spec);
 }
 
-void CpuEngine::set_variant(std::size_t index, Variant variant) { at(index).variant = variant; }
+void CpuEngine::set_variant(std::size_t index, Variant variant) {
+  Instance& inst = at(index);
+  if (inst.variant == variant) return;
+  inst.variant = variant;
+  inst.step_ms.clear();
+  inst.display_ms.clear();
+}
+
+void CpuEngine::set_stream_mode(StreamMode mode) {
+  if (mode == mode_) return;
+  mode_ = mode;
+  for (auto& p : instances_) {
+    p->step_ms.clear();
+    p->display_ms.clear();
+  }
+  span_ms_.clear();
+}
 
 void CpuEngine::set_rule(std::size_t index, const Rule& rule) {
   Instance& inst = at(index);
   if (inst.rule == rule) return;
   inst.rule = rule;
-  inst.origin = unique_origin();
+  inst.origin = rule_change_origin(inst.origin, rule, inst.generation);
 }
 
 void CpuEngine::set_generations_per_launch(std::size_t index, int k) {
   check_k(k);
-  at(index).k = k;
+  Instance& inst = at(index);
+  if (inst.k == k) return;
+  inst.k = k;
+  inst.step_ms.clear();
+  inst.display_ms.clear();
 }
 
 void CpuEngine::set_cell(std::size_t index, int x, int y, bool alive) {
@@ -350,6 +450,12 @@ void CpuEngine::step(int generations) {
     in.step_frame = frame;
     in.last_step_start = t0;
     in.last_step_end = t1;
+    // Frames of another length are another workload: the statistics start again.
+    if (in.last_generations != generations) {
+      in.step_ms.clear();
+      in.display_ms.clear();
+      span_ms_.clear();
+    }
     in.last_generations = generations;
     if (frame_timed_) in.step_ms.add(t1 - t0);
   }

@@ -34,12 +34,14 @@ class CpuEngine final : public Engine {
   void add_moved(const InstanceSpec& spec, std::uint64_t generation, std::uint64_t origin) override;
   void check_room(const std::vector<InstanceSpec>& specs) const override;
   void remove(std::size_t index) override;
+  std::unique_ptr<PreparedInstance> prepare(const InstanceSpec& spec, BuildProgress& progress) const override;
+  void install(std::vector<Installation> batch) override;
   void replace(std::size_t index, const InstanceSpec& spec) override;
   void set_variant(std::size_t index, Variant variant) override;
   void set_rule(std::size_t index, const Rule& rule) override;
   void set_generations_per_launch(std::size_t index, int k) override;
   void set_cell(std::size_t index, int x, int y, bool alive) override;
-  void set_stream_mode(StreamMode mode) override { mode_ = mode; }
+  void set_stream_mode(StreamMode mode) override;
   StreamMode stream_mode() const override { return mode_; }
 
   void set_timing_period(int period) override;
@@ -71,7 +73,9 @@ class CpuEngine final : public Engine {
 
  private:
   struct Instance;
-  std::unique_ptr<Instance> make_instance(const InstanceSpec& spec) const;
+  /// With `progress`, a random fill runs on several threads, counts its rows and may be cancelled
+  /// (nullptr then).
+  std::unique_ptr<Instance> make_instance(const InstanceSpec& spec, BuildProgress* progress = nullptr) const;
   Instance& at(std::size_t index);
   const Instance& at(std::size_t index) const;
   /// The timings of frame `frame` (the last step's) from its steps and display brackets.

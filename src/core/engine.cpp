@@ -96,6 +96,36 @@ void Engine::add_moved(const InstanceSpec& spec, std::uint64_t generation, std::
   throw InputError("this engine (" + backend() + ") cannot take an instance moved from another device");
 }
 
+std::unique_ptr<PreparedInstance> Engine::prepare(const InstanceSpec& spec, BuildProgress& progress) const {
+  if (progress.cancel.load()) return nullptr;
+  return std::make_unique<PreparedInstance>(spec);
+}
+
+void Engine::install(std::vector<Installation> batch) {
+  // The add or replace happens here: keep what each replaced instance was, so that a failure
+  // part-way (memory) puts every instance back.
+  const std::size_t size_before = size();
+  std::vector<std::pair<std::size_t, InstanceSpec>> before;
+  for (const Installation& in : batch)
+    if (in.index < size_before) before.emplace_back(in.index, spec_like(status(in.index), read(in.index)));
+  std::size_t done = 0;
+  try {
+    for (; done < batch.size(); ++done) {
+      const Installation& in = batch[done];
+      if (in.index < size_before)
+        replace(in.index, in.prepared->spec);
+      else
+        add(in.prepared->spec);
+    }
+  } catch (...) {
+    while (size() > size_before) remove(size() - 1);
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < done; ++i)
+      if (batch[i].index < size_before) replace(batch[i].index, before[k++].second);
+    throw;
+  }
+}
+
 namespace {
 // Start origins have the top bit clear, unique origins have it set: the two never collide.
 constexpr std::uint64_t kUniqueBit = 1ull << 63;
@@ -115,6 +145,13 @@ std::uint64_t start_origin(const InstanceSpec& spec) {
     h = mix(h, 0x434f505921ull);  // copies take their source's origin; callers handle CopyInit
   }
   return h & ~kUniqueBit;
+}
+
+std::uint64_t rule_change_origin(std::uint64_t origin, const Rule& rule, std::uint64_t generation) {
+  std::uint64_t h = mix(origin, 0x52554c452d544f21ull);
+  h = mix(h, (std::uint64_t{rule.birth} << 16) | rule.survive);
+  h = mix(h, generation);
+  return kUniqueBit | h;
 }
 
 std::uint64_t unique_origin() {

@@ -28,6 +28,14 @@
 //  * cuda_device() names the CUDA device the state lives on (-1: host memory), so that a front
 //    end can put its drawing on the same device without knowing the concrete engine;
 //    instance_devices(i) names the GPU(s) instance i runs on (several: its lattice is split).
+//  * Building beside the frame loop: prepare() makes what an add or a replace would install from
+//    a spec, reading nothing of the engine's instances, so another thread may run it while the
+//    frame loop steps and draws them; install() then puts a batch of prepared instances in place
+//    all or nothing. Engines whose add() is quick (the GPU ones fill on the device) keep the
+//    default: prepare() holds the spec and install() does the add or replace.
+//  * Timings cover frames of one shape: an instance's rolling step statistics (and its cups)
+//    restart when the generations of a timed step, its variant, its generations per launch or
+//    its size change, and every instance's (and the frame's span) when the stream mode changes.
 //  * Placement (engines over several GPUs, multi::MultiEngine): max_instances() is how many
 //    instances the engine takes (kMaxInstancesPerDevice per GPU); set_instance_devices() moves an
 //    instance to other GPUs keeping its state exactly (same hash, generation, rule, variant, k and
@@ -36,8 +44,10 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -103,6 +113,10 @@ struct InstanceSpec {
 std::uint64_t start_origin(const InstanceSpec& spec);
 /// A unique origin for edited instances (never equal to a start_origin value).
 std::uint64_t unique_origin();
+/// The origin of an instance whose rule changed to `rule` at `generation`: instances that stood
+/// in one state (one origin at one generation) and change to one rule stay one group, so that
+/// `rule all` keeps them comparable. Never equal to a start_origin value.
+std::uint64_t rule_change_origin(std::uint64_t origin, const Rule& rule, std::uint64_t generation);
 
 struct StateSummary {
   std::uint64_t generation = 0;
@@ -213,6 +227,30 @@ struct TimelineBar {
   int device = -1;  // the CUDA device it ran on (-1: host); the panel groups rows per GPU
 };
 
+/// The progress of Engine::prepare, read by another thread while it runs: `done` of `total` units
+/// (rows of a fill); setting `cancel` makes prepare() return nullptr soon.
+struct BuildProgress {
+  std::atomic<std::uint64_t> done{0};
+  std::atomic<std::uint64_t> total{0};
+  std::atomic<bool> cancel{false};
+};
+
+/// An instance made by Engine::prepare, to be installed by the same engine. The base holds only
+/// the spec (the default: the engine's install does the work).
+class PreparedInstance {
+ public:
+  explicit PreparedInstance(InstanceSpec s) : spec(std::move(s)) {}
+  virtual ~PreparedInstance() = default;
+  InstanceSpec spec;
+};
+
+/// One entry of Engine::install: the instance at `index` is replaced, or, at an index from
+/// size() on, one is appended (in order).
+struct Installation {
+  std::size_t index = 0;
+  std::unique_ptr<PreparedInstance> prepared;
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -253,6 +291,13 @@ class Engine {
   /// engine whose add() is quick to fail and undo may leave it to add().
   virtual void check_room(const std::vector<InstanceSpec>& specs) const { (void)specs; }
   virtual void remove(std::size_t index) = 0;
+  /// Makes what add(spec) or replace(i, spec) would install without touching the instances (see
+  /// the contract above). Returns nullptr when `progress.cancel` was set; throws InputError as
+  /// add() would.
+  virtual std::unique_ptr<PreparedInstance> prepare(const InstanceSpec& spec, BuildProgress& progress) const;
+  /// Installs prepared instances (from this engine's prepare), all or nothing: on an error the
+  /// engine is as it was. Replaced instances start at generation 0.
+  virtual void install(std::vector<Installation> batch);
   /// Rebuilds instance `index` from `spec` (new size, new soup, loaded pattern); generation 0.
   virtual void replace(std::size_t index, const InstanceSpec& spec) = 0;
   virtual void set_variant(std::size_t index, Variant variant) = 0;

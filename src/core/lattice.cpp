@@ -132,10 +132,15 @@ Lattice Lattice::random(int width, int height, double density, std::uint64_t see
     throw InputError("density " + std::to_string(density) + " is outside 0..1");
   }
   Lattice l(width, height);
+  l.fill_random_rows(density, seed, 0, height);
+  return l;
+}
+
+void Lattice::fill_random_rows(double density, std::uint64_t seed, int y_begin, int y_end) {
   const FillThreshold t = fill_threshold(density);
-  const int wpr = l.words_per_row();
-  for (int y = 0; y < height; ++y) {
-    std::uint32_t* r = l.row(y);
+  const int wpr = words_per_row();
+  for (int y = y_begin; y < y_end; ++y) {
+    std::uint32_t* r = row(y);
     for (int j = 0; j < wpr; ++j) {
       std::uint32_t w = 0;
       for (int i = 0; i < 32; ++i) {
@@ -145,7 +150,6 @@ Lattice Lattice::random(int width, int height, double density, std::uint64_t see
       r[j] = w;
     }
   }
-  return l;
 }
 
 Pattern Lattice::to_pattern() const {

@@ -59,6 +59,9 @@ class Lattice {
 
   /// The random fill (see splitmix.hpp).
   static Lattice random(int width, int height, double density, std::uint64_t seed);
+  /// The random fill of rows [y_begin, y_end) only, the same cells as random() gives them (so
+  /// that several threads can fill one lattice, and a long fill can report progress).
+  void fill_random_rows(double density, std::uint64_t seed, int y_begin, int y_end);
 
   /// The live cells' bounding box as a pattern (pos = its top-left in lattice coordinates;
   /// an empty lattice gives a 0 x 0 pattern at 0,0).

@@ -168,8 +168,9 @@ void SplitEngine::set_generations_per_launch(std::size_t index, int k) {
 
 void SplitEngine::set_rule(std::size_t index, const Rule& rule) {
   Entry& e = at(index);
+  if (e.lattice->rule() == rule) return;
   e.lattice->set_rule(rule);
-  e.origin = unique_origin();
+  e.origin = rule_change_origin(e.origin, rule, e.lattice->generation());
 }
 
 void SplitEngine::set_cell(std::size_t index, int x, int y, bool alive) {
@@ -243,9 +244,23 @@ InstanceStatus SplitEngine::status(std::size_t index) const {
   s.generation = l.generation();
   s.origin = e.origin;
   s.summary = l.newest_summary();
-  if (s.summary)
-    for (const auto& [generation, frame] : e.asked)
-      if (generation == s.summary->generation) s.summary_frames_ago = frames_ - frame;
+  if (s.summary) {
+    // Asked in one of the newest requests: as old as that request. Older than all of them (the
+    // summaries take longer than the frames that ask for them): older than the oldest, so that
+    // the label and the panel say which generation it counted rather than pass it off as current.
+    bool found = false;
+    std::uint64_t oldest = frames_;
+    for (const auto& [generation, frame] : e.asked) {
+      if (e.next_asked == 0) break;
+      oldest = std::min(oldest, frame);
+      if (generation == s.summary->generation) {
+        s.summary_frames_ago = frames_ - frame;
+        found = true;
+      }
+    }
+    if (!found && s.summary->generation != s.generation)
+      s.summary_frames_ago = std::max<std::uint64_t>(frames_ - oldest + 1, kFreshSummaryFrames + 1);
+  }
   s.step_ms = e.timing->step_ms();
   s.summary_ms = e.pacer.cost_ms();
   s.summary_every = e.pacer.every(s.step_ms.mean);

@@ -115,6 +115,7 @@ bool Window::should_close() const {
 }
 bool Window::lost() const { return x11::window_lost(); }
 void Window::request_close() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
+void Window::cancel_close() { glfwSetWindowShouldClose(window_, GLFW_FALSE); }
 void Window::poll_events() {
   x11::reinstall_handler();
   glfwPollEvents();

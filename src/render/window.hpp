@@ -36,6 +36,8 @@ class Window {
   /// Whether another client destroyed the window (the app then quits as if closed).
   bool lost() const;
   void request_close();
+  /// Takes back a close the person asked for (the app asks first when there is unsaved work).
+  void cancel_close();
   void poll_events();
   void swap_buffers();
   void set_vsync(bool on);

@@ -148,7 +148,7 @@ void CudaEngine::set_rule(std::size_t index, const Rule& rule) {
   if (inst.rule == rule) return;
   impl_->flush_summaries();
   inst.rule = rule;
-  inst.origin = unique_origin();
+  inst.origin = rule_change_origin(inst.origin, rule, inst.generation);
 }
 
 void CudaEngine::set_generations_per_launch(std::size_t index, int k) {
@@ -172,6 +172,9 @@ void CudaEngine::set_stream_mode(StreamMode mode) {
   if (mode == impl_->instances.mode()) return;
   impl_->flush_summaries();
   impl_->instances.set_mode(mode);
+  // Another stream mode is another workload: the timings start again.
+  for (std::size_t i = 0; i < impl_->instances.size(); ++i) impl_->instances.at(i).timing.clear_stats();
+  impl_->timing.clear_span();
 }
 StreamMode CudaEngine::stream_mode() const { return impl_->instances.mode(); }
 

@@ -287,6 +287,13 @@ void TimingRing::publish(const InstanceList& instances, std::size_t s, std::vect
   for (const auto& bar : bars) {
     InstanceTimings& timing = instances[bar.instance]->timing;
     if (bar.kind == TimelineBar::Kind::step) {
+      // Frames of another length are another workload: the statistics start again (read here, in
+      // frame order, so that frames still in flight at the change do not mix into the new ones).
+      if (timing.generations.count() > 0 &&
+          timing.generations.summary().last != timing.slots[s].generations) {
+        timing.clear_stats();
+        span_ms_.clear();
+      }
       timing.step.add(bar.end_ms - bar.start_ms);
       timing.generations.add(timing.slots[s].generations);
     } else if (bar.kind == TimelineBar::Kind::display) {

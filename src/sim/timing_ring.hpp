@@ -119,6 +119,8 @@ class TimingRing {
   const FrameTimings& newest_frame() const { return newest_frame_; }
   /// The spans of the timed frames read so far (the rolling window).
   const RollingStats& span_ms() const { return span_ms_; }
+  /// The frame span's statistics start again (a new stream mode: another workload).
+  void clear_span() { span_ms_.clear(); }
   const std::vector<TimelineBar>& newest_timeline() const { return newest_timeline_; }
 
  private:

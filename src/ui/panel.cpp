@@ -92,6 +92,7 @@ void Panel::draw(const PanelModel& model, std::vector<Command>& out) {
   Area area = model.tile_area;
   if (area.w <= 0 || area.h <= 0) area = Area{panel_w, 0, io.DisplaySize.x - panel_w, io.DisplaySize.y};
   notice_.draw(model.error, model.message, area, ImGui::GetTime());
+  prompt_answers_ = draw_prompts(model);
 
   if (show_help_) draw_help(&show_help_);
 }

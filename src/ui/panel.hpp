@@ -17,6 +17,7 @@
 #include "ui/notice.hpp"
 #include "ui/panel_model.hpp"
 #include "ui/patterns_section.hpp"
+#include "ui/prompts.hpp"
 #include "ui/scene_section.hpp"
 #include "ui/timeline.hpp"
 
@@ -61,6 +62,8 @@ class Panel {
 
   void toggle_help() { show_help_ = !show_help_; }
   bool help_visible() const { return show_help_; }
+  /// The answers given to the quit question and the progress notice in the newest draw().
+  const PromptAnswers& prompt_answers() const { return prompt_answers_; }
   /// Whether the notice over the tiles was drawn in the newest frame.
   bool notice_shown() const { return notice_.shown(); }
   /// The instance that pattern loads and saves go to (chosen in the panel; clamped to the count).
@@ -98,6 +101,7 @@ class Panel {
   PatternsSection patterns_;
   TimelineView timeline_;
   Notice notice_;
+  PromptAnswers prompt_answers_;
 };
 
 }  // namespace ls::ui

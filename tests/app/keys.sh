@@ -1,9 +1,13 @@
 #!/bin/sh
 # keys.sh APP DIR [SCENARIO] — run under an X server (xvfb-run): starts the app in a window, sends
 # real key presses with xdotool and leaves the app's --report in DIR/report.json for test_app.cpp:
-#   keys (default): Space pauses, = adds an instance, N steps once, Esc quits;
+#   keys (default): Space pauses, = adds an instance, N steps once, Ctrl+Q quits;
 #   typing: the rule field (at 300,119 in the 900x600 window) gets B36/S23 + Enter, then B2/S +
-#           Esc, which must cancel the edit and leave the app running (DIR/alive), then Esc quits.
+#           Esc, which must cancel the edit and leave the app running (DIR/alive), then Ctrl+Q;
+#   escape: Esc with the Variant (all) dropdown open (DIR/alive-popup), with the help open
+#           (DIR/alive-help) and with nothing open (DIR/alive-nothing) leaves the app running;
+#   unsaved: a cell drawn (Ctrl+click on instance 0's tile), then Ctrl+Q asks (DIR/alive-asked),
+#           Esc stays (DIR/alive-stayed), Ctrl+Q asks again and Enter quits.
 set -eu
 app=$1
 dir=$2
@@ -38,6 +42,9 @@ edit_rule() {
   xdotool type --delay 40 "$1"
   sleep 0.3
 }
+alive() {
+  if kill -0 "$pid" 2>/dev/null; then echo yes >"$1"; fi
+}
 case $scenario in
   keys)
     xdotool key space
@@ -52,9 +59,38 @@ case $scenario in
     hold Return
     edit_rule B2/S
     hold Escape
-    if kill -0 "$pid" 2>/dev/null; then echo yes >alive; fi
+    alive alive
+    ;;
+  escape)
+    # The Variant (all) dropdown's box (the panel is 405 px wide in a 900 px window).
+    xdotool mousemove --window "$wid" 300 96 click 1
+    sleep 0.5
+    hold Escape
+    sleep 0.5
+    alive alive-popup
+    hold F1
+    sleep 0.3
+    hold Escape
+    sleep 0.5
+    alive alive-help
+    hold Escape
+    sleep 0.5
+    alive alive-nothing
+    ;;
+  unsaved)
+    xdotool mousemove --window "$wid" 520 150 keydown ctrl click 1 keyup ctrl
+    sleep 0.5
+    hold ctrl+q
+    sleep 0.5
+    alive alive-asked
+    hold Escape
+    sleep 0.3
+    alive alive-stayed
+    hold ctrl+q
+    sleep 0.3
+    hold Return
     ;;
 esac
-xdotool key Escape
+[ "$scenario" = unsaved ] || xdotool key ctrl+q
 timeout 30 tail --pid="$pid" -f /dev/null
 wait "$pid"

@@ -127,7 +127,7 @@ TEST(App, ScriptHeadlessCuda) {
   run_scene_script("", "--headless --backend cuda");
 }
 
-// Real key presses: Space pauses, = adds an instance, N steps one generation, Esc quits.
+// Real key presses: Space pauses, = adds an instance, N steps one generation, Ctrl+Q quits.
 TEST(App, KeysPauseAddAndStep) {
   ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
   ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
@@ -151,7 +151,7 @@ TEST(App, KeysPauseAddAndStep) {
 }
 
 // Esc in a text field cancels the edit (Dear ImGui's way), it does not quit the app: the rule typed
-// with Enter holds, the one cancelled with Esc never applies, and the next Esc quits.
+// with Enter holds, the one cancelled with Esc never applies, and Ctrl+Q quits.
 TEST(App, EscWhileEditingCancelsTheEditNotTheApp) {
   ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
   ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
@@ -172,6 +172,38 @@ TEST(App, EscWhileEditingCancelsTheEditNotTheApp) {
   EXPECT_EQ(instances, 4) << report;
 }
 
+// Esc closes the topmost open thing and otherwise does nothing: with a dropdown open, with the help
+// open and with nothing open the app keeps running; Ctrl+Q, with nothing unsaved, quits at once.
+TEST(App, EscClosesWhatIsOpenAndNeverQuits) {
+  ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
+  ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
+  ScratchDir dir;
+  const std::string command =
+      "XDG_CONFIG_HOME=\"$PWD/config\" " +
+      under_xvfb(181, "sh '" + source_dir() + "/tests/app/keys.sh' " + quoted_app() + " \"$PWD\" escape");
+  ASSERT_EQ(shell(dir, command), 0) << dir.read("out.txt") << dir.read("app.err");
+  EXPECT_EQ(dir.read("alive-popup"), "yes\n") << "Esc with a dropdown open quit the app";
+  EXPECT_EQ(dir.read("alive-help"), "yes\n") << "Esc with the help open quit the app";
+  EXPECT_EQ(dir.read("alive-nothing"), "yes\n") << "Esc with nothing open quit the app";
+  EXPECT_NE(dir.read("report.json").find("\"instances\""), std::string::npos) << "Ctrl+Q did not end the run";
+}
+
+// A drawn cell is unsaved work: Ctrl+Q asks first (the app keeps running), Esc answers "stay", and
+// Ctrl+Q then Enter quits with status 0.
+TEST(App, CtrlQAsksFirstAfterADrawnCell) {
+  ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
+  ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
+  ScratchDir dir;
+  const std::string command =
+      "XDG_CONFIG_HOME=\"$PWD/config\" " +
+      under_xvfb(182, "sh '" + source_dir() + "/tests/app/keys.sh' " + quoted_app() + " \"$PWD\" unsaved");
+  ASSERT_EQ(shell(dir, command), 0) << dir.read("out.txt") << dir.read("app.err");
+  EXPECT_EQ(dir.read("alive-asked"), "yes\n") << "Ctrl+Q after a drawn cell quit without asking";
+  EXPECT_EQ(dir.read("alive-stayed"), "yes\n") << "Esc on the question quit the app";
+  EXPECT_NE(dir.read("report.json").find("\"instances\""), std::string::npos)
+      << "Enter did not confirm the quit";
+}
+
 // Bad input anywhere: exit status 2 (1 for a failed expectation, 3 without a display) and one line
 // on stderr that names the problem.
 struct Failure {
@@ -183,12 +215,12 @@ struct Failure {
 
 TEST(App, BadInputExitsWithOneLineNamingIt) {
   const Failure cases[] = {
-      {"pause\nvariant 0 turbo\n", "", 2, "line 2, column 11: unknown variant 'turbo'"},
-      {"pause\ninstances 2\nvariant 5 global\n", "", 2, "line 3: instance 5 does not exist"},
-      {"pause\nload 0 missing.rle\n", "", 2, "line 2: "},
+      {"pause\nvariant 0 turbo\n", "", 2, "bad.script:2:11: unknown variant 'turbo'"},
+      {"pause\ninstances 2\nvariant 5 global\n", "", 2, "bad.script:3:1: instance 5 does not exist"},
+      {"pause\nload 0 missing.rle\n", "", 2, "bad.script:2:1: "},
       {"pause\nexpect-hash 0 0x0000000000000001\n", "", 1,
-       "line 2: expect-hash 0: the hash at generation 0 is"},
-      {"pause\nscreenshot .\n", "", 2, "line 2: screenshot .: is a directory"},
+       "bad.script:2:1: expect-hash 0: the hash at generation 0 is"},
+      {"pause\nscreenshot .\n", "", 2, "bad.script:2:1: screenshot .: is a directory"},
       {nullptr, "--instances 0", 2, "--instances 0: expected a whole number 1..64"},
       {nullptr, "--size 12", 2, "--size 12: expected WxH"},
       {nullptr, "--vsync maybe", 2, "--vsync maybe: expected on or off"},

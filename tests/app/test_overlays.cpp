@@ -87,7 +87,7 @@ TEST_F(Overlays, FourTilesShowTheFullLabelOnTheirTile) {
   for (std::size_t i = 0; i < 4; ++i) {
     ASSERT_TRUE(labels[i]) << i;
     EXPECT_EQ(labels[i]->text, label_texts(i, engine_.status(i), true).front());
-    EXPECT_NE(labels[i]->text.find("ms/step"), std::string::npos) << labels[i]->text;
+    EXPECT_NE(labels[i]->text.find("ms/frame"), std::string::npos) << labels[i]->text;
     EXPECT_NE(labels[i]->text.find("1024x1024  gen 2  pop "), std::string::npos) << labels[i]->text;
     const view::Rect& b = labels[i]->box;
     const view::Rect& t = rects[i];
@@ -127,7 +127,7 @@ TEST_F(Overlays, MiddlingTilesDropTheTimingFirst) {
   }();
   const auto texts = label_texts(3, s, false);
   ASSERT_EQ(texts.size(), 4u);
-  EXPECT_EQ(texts[0], "#3 shared  0.25 ms/step\n1024x1024  gen 40  pop ...");
+  EXPECT_EQ(texts[0], "#3 shared  0.25 ms/frame\n1024x1024  gen 40  pop ...");
   EXPECT_EQ(texts[1], "#3 shared\n1024x1024  gen 40  pop ...");
   EXPECT_EQ(texts[2], "#3  gen 40");
   EXPECT_EQ(texts[3], "#3");
