@@ -13,6 +13,7 @@
 #include <regex>
 #include <string>
 
+#include "app/figures.hpp"
 #include "app_test_util.hpp"
 #include "core/cpu_engine.hpp"
 #include "render/headless.hpp"
@@ -388,6 +389,58 @@ TEST(Display, ReportGivesBothDisplayPathsCostInOneRun) {
   const double in_loop = std::stod(m[1]);
   EXPECT_GT(in_loop, 0);
   EXPECT_GT(textbook, in_loop) << r;
+}
+
+}  // namespace
+}  // namespace ls::test
+
+namespace ls::test {
+namespace {
+
+using app::DeliveredRate;
+
+double json_number(const std::string& json, const std::string& key) {
+  const auto at = json.find("\"" + key + "\": ");
+  if (at == std::string::npos) return -1;
+  return std::stod(json.substr(at + key.size() + 4));
+}
+
+// Delivered counts what the app advanced per wall-clock second: for N instances of W x H at G
+// generations a frame, delivered / fps is N * W * H * G, whatever the kernels' own rate. The kernel
+// rate is the engine's step rate, a different figure (here the CPU's steps are a part of each
+// frame, so it is higher).
+TEST(Display, ReportDeliveredIsCellsTimesGenerationsPerWallSecond) {
+  ScratchDir dir;
+  ASSERT_EQ(shell(dir, "env -u DISPLAY " + quoted_app() +
+                           " --headless --backend cpu --width 256 --height 128 --instances 3 "
+                           "--generations-per-frame 4 --frames 120 --size 640x360 --report r.json"),
+            0)
+      << dir.read("out.txt");
+  const std::string r = dir.read("r.json");
+  const double fps = json_number(r, "fps");
+  const double delivered = json_number(r, "delivered_cups");
+  const double kernel = json_number(r, "kernel_cups");
+  ASSERT_GT(fps, 0) << r;
+  // The first frame has no frame before it to measure from: 119 of 120 frames are counted.
+  EXPECT_NEAR(delivered / fps, 3.0 * 256 * 128 * 4 * 119 / 120, 3.0 * 256 * 128 * 4 * 0.01) << r;
+  EXPECT_GT(kernel, delivered) << r;
+  EXPECT_GE(json_number(r, "span_ms"), 0) << r;
+  EXPECT_EQ(json_number(r, "span_ms"), json_number(r, "gpu_span_ms")) << r;
+}
+
+TEST(Display, DeliveredRateCountsOnlyGenerationsAdvanced) {
+  DeliveredRate rate;
+  rate.add(0.0, {{100, 100, 0}, {100, 100, 0}});
+  rate.add(0.5, {{100, 100, 10}, {100, 100, 10}});
+  rate.add(1.0, {{100, 100, 20}, {100, 100, 20}});
+  EXPECT_DOUBLE_EQ(rate.per_second(), 2 * 100 * 100 * 20 / 1.0);
+  // An instance made anew (its count back at 0, or another size) adds nothing for that frame.
+  rate.add(1.5, {{100, 100, 0}, {200, 100, 30}});
+  EXPECT_DOUBLE_EQ(rate.total(), 2 * 100 * 100 * 20.0);
+  // Nothing advanced for a whole window: nothing delivered.
+  rate.add(2.6, {{100, 100, 0}, {200, 100, 30}});
+  rate.add(2.7, {{100, 100, 0}, {200, 100, 30}});
+  EXPECT_DOUBLE_EQ(rate.per_second(), 0);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "app/scene.hpp"
+#include "app/scene_build.hpp"
 #include "app_test_util.hpp"
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
@@ -226,6 +227,102 @@ TEST(ScenePattern, ALoadedPatternFillsItsTileWithAMarginAroundIt) {
   // `fit` shows the whole lattice again.
   scene.execute(parse_command("fit 1").value());
   EXPECT_DOUBLE_EQ(scene.placements()[1].pixels_per_cell, view::fit_pixels_per_cell(rects[1], 1024, 1024));
+}
+
+}  // namespace
+}  // namespace ls::app
+
+namespace ls::app {
+namespace {
+
+// Every instance's origin: equal origins are one cross-check group.
+std::vector<std::uint64_t> origins(const Engine& e) {
+  std::vector<std::uint64_t> out;
+  for (std::size_t i = 0; i < e.size(); ++i) out.push_back(e.status(i).origin);
+  return out;
+}
+
+TEST_F(SceneTest, RuleAllKeepsInstancesThatStartedAlikeOneGroup) {
+  ASSERT_EQ(origins(engine)[0], origins(engine)[1]);
+  scene.execute(line("rule all B36/S23"));
+  const auto after = origins(engine);
+  EXPECT_EQ(after[0], after[1]);
+  EXPECT_EQ(after[1], after[2]);
+  // Still comparable, and still agreeing, generations later.
+  scene.execute(line("step 7"));
+  EXPECT_NO_THROW(scene.execute(line("expect-agree")));
+  // One instance changed alone leaves the group.
+  scene.execute(line("rule 2 B3/S23"));
+  EXPECT_NE(origins(engine)[2], origins(engine)[0]);
+}
+
+TEST_F(SceneTest, InstancesChangingRuleAtDifferentGenerationsAreNotOneGroup) {
+  scene.execute(line("rule 0 B36/S23"));
+  scene.execute(line("step 1"));
+  scene.execute(line("rule 1 B36/S23"));  // one generation later: another state when it changed
+  EXPECT_NE(origins(engine)[0], origins(engine)[1]);
+}
+
+TEST_F(SceneTest, ASizeThatDoesNotFitIsRefusedNamingWhatIsAskedAndFreeAndChangesNothing) {
+  const Snapshot before = snapshot(engine);
+  // Three instances of 2^20 x 2^20 cells: 3 x 256 GiB, far beyond any test machine.
+  try {
+    scene.plan(line("size 1048576 1048576"));
+    FAIL() << "the plan was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("MiB"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("free"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(scene.execute(line("size 1048576 1048576")), InputError);
+  EXPECT_EQ(snapshot(engine), before);
+  EXPECT_EQ(scene.settings().width, 128);
+}
+
+// A change built beside the frame loop: the old instances keep stepping while the new ones are
+// made, and the committed ones equal what the change gives when made at once.
+TEST_F(SceneTest, AChangeBuiltBesideTheLoopEqualsTheSameChangeMadeAtOnce) {
+  CpuEngine direct(2);
+  Scene reference(direct, settings());
+  reference.populate(3, "");
+  reference.execute(line("size 2048 1024"));
+
+  SceneBuild build(engine, *scene.plan(line("size 2048 1024")));
+  int frames = 0;
+  while (!build.finished()) {
+    engine.step(1);  // what the frame loop goes on doing meanwhile
+    ++frames;
+  }
+  EXPECT_EQ(engine.status(0).width, 128) << "the old state changed before the commit";
+  build.commit(scene);
+  EXPECT_EQ(snapshot(engine), snapshot(direct));
+  EXPECT_EQ(origins(engine), origins(direct));
+  EXPECT_EQ(scene.settings().width, 2048);
+  EXPECT_GE(frames, 1);
+}
+
+TEST_F(SceneTest, ACancelledBuildChangesNothing) {
+  const Snapshot before = snapshot(engine);
+  // Large enough that the fill is still running when it is cancelled.
+  SceneBuild build(engine, *scene.plan(line("size 16384 16384")));
+  build.cancel();
+  while (!build.finished()) {
+  }
+  EXPECT_THROW(build.commit(scene), InputError);
+  EXPECT_EQ(snapshot(engine), before);
+  EXPECT_EQ(scene.settings().width, 128);
+}
+
+TEST_F(SceneTest, DrawnCellsAndLoadedPatternsAreUnsavedUntilSaved) {
+  EXPECT_FALSE(scene.unsaved());
+  scene.execute(line("set 1 3 4 1"));
+  EXPECT_TRUE(scene.unsaved());
+  test::ScratchDir dir;
+  scene.execute(line("save 1 " + dir.file("one.rle")));
+  EXPECT_FALSE(scene.unsaved());
+  scene.execute(line("load 0 " + dir.file("one.rle")));
+  EXPECT_TRUE(scene.unsaved());
+  scene.execute(line("reset 0"));
+  EXPECT_FALSE(scene.unsaved()) << "a reset instance holds nothing to lose";
 }
 
 }  // namespace
