@@ -185,6 +185,12 @@ bool SplitTimings::read(const std::vector<BandTimings*>& instances, const std::v
   }
   for (std::size_t i = 0; i < instances.size(); ++i) {
     if (instance_step[i] < 0) continue;
+    // Frames of another length are another workload: the statistics start again.
+    if (instances[i]->generations_.count() > 0 &&
+        instances[i]->generations_.summary().last != instances[i]->slots_[s].generations) {
+      instances[i]->step_.clear();
+      instances[i]->generations_.clear();
+    }
     instances[i]->step_.add(instance_step[i]);
     instances[i]->generations_.add(instances[i]->slots_[s].generations);
   }

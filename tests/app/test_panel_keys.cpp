@@ -146,3 +146,32 @@ TEST(Settings, TheAppOpensThePanelAtItsDefaultWidthWhenTheFileIsBad) {
 
 }  // namespace
 }  // namespace ls::app
+
+namespace ls::app {
+namespace {
+
+// Dear ImGui 1.86 reads key state once a frame: a key pressed and released between two frames
+// (End in a text field at 5 frames a second) must still reach it, one transition a frame.
+TEST(KeyDelivery, APressAndReleaseWithinOneFrameReachImGuiInTwoFrames) {
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  InputQueue queue;
+  queue.imgui_keys = {{GLFW_KEY_END, true}, {GLFW_KEY_END, false}, {GLFW_KEY_A, true}, {GLFW_KEY_A, false}};
+  queue.deliver_keys(io);
+  EXPECT_TRUE(io.KeysDown[GLFW_KEY_END]);
+  EXPECT_FALSE(io.KeysDown[GLFW_KEY_A]) << "A's press came after End's release: the next frame";
+  queue.deliver_keys(io);
+  EXPECT_FALSE(io.KeysDown[GLFW_KEY_END]);
+  EXPECT_TRUE(io.KeysDown[GLFW_KEY_A]);
+  queue.deliver_keys(io);
+  EXPECT_FALSE(io.KeysDown[GLFW_KEY_A]);
+  EXPECT_TRUE(queue.imgui_keys.empty());
+  // Modifiers follow the keys as ImGui's own backend sets them.
+  queue.imgui_keys = {{GLFW_KEY_LEFT_CONTROL, true}};
+  queue.deliver_keys(io);
+  EXPECT_TRUE(io.KeyCtrl);
+  ImGui::DestroyContext();
+}
+
+}  // namespace
+}  // namespace ls::app

@@ -443,5 +443,34 @@ TEST_F(MultiEngineGpuTest, AThousandCyclesOfChurnKeepTheUntouchedInstancesAndGiv
   }
 }
 
+// A split instance's summary is current or says it is not: whenever it is not marked old
+// (summary_is_old), it counts a state at most kFreshSummaryFrames frames behind the instance, so
+// that a label or the Instances table never shows an old population beside the current generation
+// as if it were of it. Frames are enqueued far faster than a 16384^2 summary finishes, so the
+// summaries fall many frames behind.
+TEST_F(MultiEngineGpuTest, ASplitInstancesSummaryIsCurrentOrMarkedOld) {
+  SplitEngine split({0, 0});
+  InstanceSpec spec;
+  spec.width = 16384;
+  spec.height = 16384;
+  spec.variant = Variant::bitpacked;
+  spec.init = RandomInit{0.3, 7};
+  split.add(spec);
+  for (int frame = 0; frame < 64; ++frame) {
+    split.step(1);
+    split.request_summaries();
+    const InstanceStatus s = split.status(0);
+    if (!s.summary) continue;
+    if (summary_is_old(s)) continue;
+    EXPECT_LE(s.generation - s.summary->generation, kFreshSummaryFrames)
+        << "frame " << frame << ": a summary of generation " << s.summary->generation
+        << " passes for current at generation " << s.generation;
+  }
+  split.finish();
+  split.request_summaries();
+  const InstanceStatus last = split.status(0);
+  EXPECT_EQ(last.generation, 64u);
+}
+
 }  // namespace
 }  // namespace ls::multi
