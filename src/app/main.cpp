@@ -17,6 +17,9 @@ namespace {
 // Follows the app's --help: the app's options are the window's, and the subcommands are main's to
 // name.
 constexpr const char* kSubcommands =
+    "\nIn the window: F1 lists every key. Esc closes what is open (a dropdown, the help, a field's\n"
+    "edit, a size or reset being built) and never quits. Ctrl+Q or the window's close button quits,\n"
+    "asking first when cells drawn or a pattern loaded have not been saved.\n"
     "\nSubcommands (each has its own --help):\n"
     "  lifestreams run ...      no window: advance one lattice and print its population and hash\n"
     "  lifestreams bench ...    benchmark the CUDA kernel variants on lattices of several sizes\n"
