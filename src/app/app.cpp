@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -34,6 +35,10 @@ namespace {
 /// How long a frame waits for the frame two before it: far longer than any frame takes, short
 /// enough that a hung driver does not hang the app silently for ever.
 constexpr std::uint64_t kFrameFenceTimeoutNs = 1'000'000'000;
+
+/// A step that holds the window longer than this pauses the app (a windowed run without a script):
+/// the window must keep answering keys.
+constexpr double kLongStepMs = 1500;
 
 double ms_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
@@ -394,8 +399,28 @@ std::vector<view::Placement> App::step_engine(bool step) {
   std::vector<view::Placement> placements = scene_->placements();
   stepped_in_frame_ = false;
   if (step && !scene_->paused()) {
+    const auto step_start = Clock::now();
     engine_->step(scene_->settings().generations_per_frame);
     stepped_in_frame_ = true;
+    // An engine that steps on the host (the CPU engine) holds the window for as long as its step
+    // takes: past kLongStepMs the window would stop answering keys, so the app pauses itself and
+    // says why (Space runs on, N steps one generation).
+    // Once per workload: a person who runs on after the pause has chosen the slow frames.
+    const double step_ms = ms_since(step_start);
+    std::uint64_t shape = static_cast<std::uint64_t>(scene_->settings().generations_per_frame);
+    for (std::size_t i = 0; i < engine_->size(); ++i)
+      shape = shape * 1000003u + static_cast<std::uint64_t>(scene_->lattice_width(i)) * 7919u +
+              static_cast<std::uint64_t>(scene_->lattice_height(i));
+    if (window_ && !script_ && step_ms > kLongStepMs && shape != long_step_shape_) {
+      long_step_shape_ = shape;
+      apply_effects(scene_->execute(cmd::Pause{}));
+      char text[160];
+      std::snprintf(text, sizeof text,
+                    "paused: one frame's step took %.1f s on the %s. Space runs on at this size; a smaller "
+                    "size or fewer generations per frame keep the window responsive",
+                    step_ms / 1000.0, engine_->backend() == "cpu" ? "CPU" : "host");
+      model_.message = text;
+    }
   }
   figures_.add_host_syncs(engine_->host_syncs_in_last_step());
   engine_->request_summaries();

@@ -124,8 +124,9 @@ class App {
 
   // Frame requests and figures.
   bool quit_ = false;
-  bool quit_pending_ = false;      // asked once with unsaved work: the notice waits for an answer
-  bool stepped_in_frame_ = false;  // the current frame() has stepped the engine
+  bool quit_pending_ = false;          // asked once with unsaved work: the notice waits for an answer
+  std::uint64_t long_step_shape_ = 0;  // the workload whose long step paused the app once
+  bool stepped_in_frame_ = false;      // the current frame() has stepped the engine
   std::optional<std::string> screenshot_next_;
   FrameFigures figures_;
   GenerationRate generation_rate_;
