@@ -12,22 +12,17 @@ ScriptRunner ScriptRunner::from_file(const std::string& path) {
   } catch (const InputError& e) {
     throw InputError(std::string("--script ") + e.what());
   }
-  try {
-    return ScriptRunner(path, parse_script(text));
-  } catch (const InputError& e) {
-    throw InputError("--script " + path + ": " + e.what());
-  }
+  return ScriptRunner(path, parse_script(text, path));
 }
 
-ScriptRunner::ScriptRunner(std::string path, std::vector<std::pair<int, Command>> lines)
+ScriptRunner::ScriptRunner(std::string path, std::vector<ScriptLine> lines)
     : path_(std::move(path)), lines_(std::move(lines)) {}
 
 void ScriptRunner::refuse_screen_commands() const {
-  for (const auto& [line, command] : lines_) {
-    if (!needs_screen(command)) continue;
-    const std::string text = format_command(command);
-    throw InputError("--script " + path_ + ": line " + std::to_string(line) + ": " +
-                     text.substr(0, text.find(' ')) +
+  for (const ScriptLine& l : lines_) {
+    if (!needs_screen(l.command)) continue;
+    const std::string text = format_command(l.command);
+    throw InputError(script_location(path_, l.line, l.column) + ": " + text.substr(0, text.find(' ')) +
                      " needs a screen; run the script in the app (lifestreams --headless --script)");
   }
 }
@@ -35,10 +30,11 @@ void ScriptRunner::refuse_screen_commands() const {
 void ScriptRunner::advance(Scene& scene, const std::function<void(const Effects&)>& after_line) {
   // A screenshot's still frame not drawn yet (minimised meanwhile) holds the script back.
   while (frames_left_ == 0 && !still_frame_ && !quit_ && next_ < lines_.size()) {
-    const auto& [line, command] = lines_[next_++];
-    line_ = line;
+    const ScriptLine& l = lines_[next_++];
+    line_ = l.line;
+    column_ = l.column;
     try {
-      const Effects fx = scene.execute(command);
+      const Effects fx = scene.execute(l.command);
       after_line(fx);
       if (fx.quit) quit_ = true;
       if (fx.frames > 0) frames_left_ = fx.frames;
@@ -60,7 +56,9 @@ void ScriptRunner::frame_drawn() {
 }
 
 ScriptFailure ScriptRunner::failure(int status, const std::string& what) const {
-  return ScriptFailure(status, path_ + " line " + std::to_string(line_) + ": " + what);
+  // Before any line has run (a failure of the frames the scene asked for), the script's start.
+  const std::string where = line_ > 0 ? script_location(path_, line_, column_) : path_;
+  return ScriptFailure(status, where + ": " + what);
 }
 
 }  // namespace ls::app

@@ -16,7 +16,8 @@
 namespace ls::app {
 
 /// A script line that failed: exit status 1 (an expect-agree or expect-hash that does not hold) or
-/// 2 (bad input); what() names the script and the line ("s.script line 3: ...").
+/// 2 (bad input); what() says where, as every message about a script line does: "FILE:LINE:COLUMN:
+/// why" (core/command.hpp's script_location; COLUMN that of the command's first character).
 class ScriptFailure : public std::runtime_error {
  public:
   ScriptFailure(int status, const std::string& message) : std::runtime_error(message), status_(status) {}
@@ -28,16 +29,15 @@ class ScriptFailure : public std::runtime_error {
 
 class ScriptRunner {
  public:
-  /// Reads and parses the script at `path`; nothing runs yet. InputError "--script PATH: line N,
-  /// column C: why" at its first bad line, "--script PATH: why" when it cannot be read.
+  /// Reads and parses the script at `path`; nothing runs yet. InputError "PATH:LINE:COLUMN: why" at
+  /// its first bad line, "--script PATH: why" when it cannot be read.
   static ScriptRunner from_file(const std::string& path);
 
-  /// `lines`: (line number, command) pairs as parse_script gives them; `path` names the script
-  /// in messages.
-  ScriptRunner(std::string path, std::vector<std::pair<int, Command>> lines);
+  /// `lines` as parse_script gives them; `path` names the script in messages.
+  ScriptRunner(std::string path, std::vector<ScriptLine> lines);
 
-  /// For a run without a screen, before anything runs: InputError "--script PATH: line N: zoom
-  /// needs a screen ..." at the first line whose command needs_screen.
+  /// For a run without a screen, before anything runs: InputError "PATH:LINE:COLUMN: zoom needs a
+  /// screen ..." at the first line whose command needs_screen.
   void refuse_screen_commands() const;
 
   /// Runs lines through `scene` until one asks for frames (`frames N`: the next N frames step), for
@@ -61,9 +61,10 @@ class ScriptRunner {
 
  private:
   std::string path_;
-  std::vector<std::pair<int, Command>> lines_;
+  std::vector<ScriptLine> lines_;
   std::size_t next_ = 0;
-  int line_ = 0;  // the line last run
+  int line_ = 0;  // where the line last run starts (0: none has run)
+  int column_ = 0;
   long long frames_left_ = 0;
   bool still_frame_ = false;
   bool quit_ = false;

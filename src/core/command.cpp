@@ -27,9 +27,36 @@ struct Token {
 // readable one-line error, so the message is cut.
 constexpr std::size_t kMaxMessage = 200;
 
-InputError at(int column, const std::string& what) {
-  std::string shown = what.size() > kMaxMessage ? what.substr(0, kMaxMessage) + "..." : what;
-  return InputError("column " + std::to_string(column) + ": " + shown);
+std::string cut(std::string_view what) {
+  return what.size() > kMaxMessage ? std::string(what.substr(0, kMaxMessage)) + "..." : std::string(what);
+}
+
+/// A refused line: what() is parse_command's "column C: reason"; parse_script puts the file and
+/// line in front of the reason.
+class LineError : public InputError {
+ public:
+  LineError(int column, const std::string& reason)
+      : InputError("column " + std::to_string(column) + ": " + reason), column_(column), reason_(reason) {}
+  int column() const { return column_; }
+  const std::string& reason() const { return reason_; }
+
+ private:
+  int column_;
+  std::string reason_;
+};
+
+LineError at(int column, const std::string& what) { return LineError(column, cut(what)); }
+
+/// Runs one of the range checks for the word at `column`: its refusal located there.
+template <typename Check>
+void checked_at(int column, Check check) {
+  try {
+    check();
+  } catch (const LineError&) {
+    throw;
+  } catch (const InputError& e) {
+    throw at(column, e.what());
+  }
 }
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
@@ -112,7 +139,9 @@ class Args {
   std::string usage_;
 };
 
-long long parse_integer(const Token& t, const char* what, long long lo, long long hi) {
+/// An integer as written (an optional sign). InputError when it is not one; `fits` false (and the
+/// value the nearest 64-bit one) when it is one beyond 64 bits.
+long long parse_integer(const Token& t, const char* what, bool& fits) {
   const std::string& s = t.text;
   long long value = 0;
   const char* first = s.data();
@@ -121,9 +150,29 @@ long long parse_integer(const Token& t, const char* what, long long lo, long lon
   auto [ptr, ec] = std::from_chars(first, last, value);
   if (s.empty() || ec == std::errc::invalid_argument || ptr != last)
     throw at(t.column, std::string(what) + " must be an integer, got '" + s + "'");
-  if (ec == std::errc::result_out_of_range || value < lo || value > hi)
-    throw at(t.column, std::string(what) + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) +
-                           ", got " + s);
+  fits = ec != std::errc::result_out_of_range;
+  if (!fits)
+    value = s[0] == '-' ? std::numeric_limits<long long>::min() : std::numeric_limits<long long>::max();
+  return value;
+}
+
+/// An integer whose range `check` states (one of the check_* functions): refused at its column with
+/// the check's words, the value as written.
+long long ranged_integer(const Token& t, const char* what, void (*check)(long long, std::string_view)) {
+  bool fits = true;
+  const long long value = parse_integer(t, what, fits);
+  checked_at(t.column, [&] { check(value, t.text); });
+  return value;
+}
+
+/// An integer whose range is the run's (the executor checks it): only its form, and that it fits in
+/// [lo, hi], the `bits`-bit type that holds it, are checked here.
+long long free_integer(const Token& t, const char* what, long long lo, long long hi, int bits) {
+  bool fits = true;
+  const long long value = parse_integer(t, what, fits);
+  if (!fits || value < lo || value > hi)
+    throw at(t.column,
+             std::string(what) + " " + t.text + " does not fit in " + std::to_string(bits) + " bits");
   return value;
 }
 
@@ -156,17 +205,26 @@ double parse_real(const Token& t, const char* what) {
   return value;
 }
 
-constexpr long long kMaxIndex = 1'000'000;  // the executor checks against the running count
-
-std::size_t parse_index(const Token& t) {
-  return static_cast<std::size_t>(parse_integer(t, "instance number", 0, kMaxIndex));
+/// An instance number: the executor checks it against the instances there are.
+std::size_t parse_index(const Token& t, const char* expected = "expected an instance number") {
+  const std::string& s = t.text;
+  const char* first = s.data();
+  const char* last = s.data() + s.size();
+  if (!s.empty() && *first == '+') ++first;
+  std::uint64_t value = 0;
+  auto [ptr, ec] = std::from_chars(first, last, value);
+  if (first == last || !std::isdigit(static_cast<unsigned char>(*first)) ||
+      ec == std::errc::invalid_argument || ptr != last)
+    throw at(t.column, std::string(expected) + ", got '" + s + "'");
+  static_assert(sizeof(std::size_t) >= sizeof(std::uint64_t), "an instance number is a 64-bit number");
+  if (ec == std::errc::result_out_of_range)
+    throw at(t.column, "instance number " + s + " does not fit in 64 bits");
+  return static_cast<std::size_t>(value);
 }
 
 Target parse_target(const Token& t) {
   if (t.text == "all") return Target{true, 0};
-  if (t.text.empty() || !(std::isdigit(static_cast<unsigned char>(t.text[0])) || t.text[0] == '+'))
-    throw at(t.column, "expected an instance number or 'all', got '" + t.text + "'");
-  return Target{false, parse_index(t)};
+  return Target{false, parse_index(t, "expected an instance number or 'all'")};
 }
 
 bool parse_on_off(const Token& t) {
@@ -182,9 +240,6 @@ Variant parse_variant_token(const Token& t) {
   throw at(t.column, "unknown variant '" + t.text + "' (one of " + names + ")");
 }
 
-/// Most instances a script may ask for: kMaxInstancesPerDevice on each device it may name.
-constexpr long long kMaxScriptInstances = kMaxInstancesPerDevice * (kMaxDeviceOrdinal + 1);
-
 /// "0" or "0,1,3": CUDA device ordinals, comma-separated, each once.
 std::vector<int> parse_device_list(const Token& t) {
   std::vector<int> devices;
@@ -197,7 +252,8 @@ std::vector<int> parse_device_list(const Token& t) {
     const Token item{t.text.substr(start, end - start), column, false};
     if (!std::isdigit(static_cast<unsigned char>(item.text[0])))
       throw at(column, "device must be a CUDA device number, got '" + item.text + "'");
-    const int d = static_cast<int>(parse_integer(item, "device", 0, kMaxDeviceOrdinal));
+    // Which devices there are is the run's: the executor refuses one it does not have.
+    const int d = static_cast<int>(free_integer(item, "device", 0, std::numeric_limits<int>::max(), 32));
     for (int seen : devices)
       if (seen == d)
         throw at(column, "devices: device " + item.text + " is listed twice in '" + t.text + "'");
@@ -234,10 +290,11 @@ Command parse_tokens(const std::vector<Token>& tokens, int end_column) {
 
   if (name == "instances") {
     a.set_usage("instances N");
-    // The engine holds the limit (64 per GPU it runs on, Engine::max_instances): the executor
-    // checks it; the parser only keeps the count in int range.
+    // The limit is the run's (64 per GPU its engine runs on): the executor states it, for 0 and
+    // -3 as for 100, so the parser only takes the number.
     return finish(cmd::Instances{
-        static_cast<int>(parse_integer(a.next("count"), "instance count", 1, kMaxScriptInstances))});
+        static_cast<int>(free_integer(a.next("count"), "instance count", std::numeric_limits<int>::min(),
+                                      std::numeric_limits<int>::max(), 32))});
   }
   if (name == "variant") {
     a.set_usage("variant I|all NAME");
@@ -253,11 +310,12 @@ Command parse_tokens(const std::vector<Token>& tokens, int end_column) {
   if (name == "run") return finish(cmd::Run{});
   if (name == "step") {
     a.set_usage("step N");
-    return finish(cmd::Step{parse_integer(a.next("generation count"), "generation count", 1, 1'000'000'000)});
+    return finish(
+        cmd::Step{ranged_integer(a.next("generation count"), "generation count", check_step_generations)});
   }
   if (name == "frames") {
     a.set_usage("frames N");
-    return finish(cmd::Frames{parse_integer(a.next("frame count"), "frame count", 1, 100'000'000)});
+    return finish(cmd::Frames{ranged_integer(a.next("frame count"), "frame count", check_frame_count)});
   }
   if (name == "load") {
     a.set_usage("load I FILE");
@@ -276,8 +334,8 @@ Command parse_tokens(const std::vector<Token>& tokens, int end_column) {
     a.set_usage("zoom I|all F");
     Target t = parse_target(a.next("instance"));
     const Token& f = a.next("pixels per cell");
-    double z = parse_real(f, "zoom");
-    if (!(z >= 1.0 / 4096 && z <= 4096)) throw at(f.column, "zoom must be in 1/4096..4096 pixels per cell");
+    const double z = parse_real(f, "zoom");
+    checked_at(f.column, [&] { check_zoom(z, f.text); });
     return finish(cmd::Zoom{t, z});
   }
   if (name == "pan") {
@@ -294,8 +352,11 @@ Command parse_tokens(const std::vector<Token>& tokens, int end_column) {
   if (name == "set") {
     a.set_usage("set I X Y 0|1");
     std::size_t i = parse_index(a.next("instance"));
-    long long x = parse_integer(a.next("X"), "X", 0, kMaxLatticeSide - 1);
-    long long y = parse_integer(a.next("Y"), "Y", 0, kMaxLatticeSide - 1);
+    // Whether the cell is inside the lattice is the executor's: the instance's size.
+    constexpr long long lo = std::numeric_limits<long long>::min(),
+                        hi = std::numeric_limits<long long>::max();
+    long long x = free_integer(a.next("X"), "X", lo, hi, 64);
+    long long y = free_integer(a.next("Y"), "Y", lo, hi, 64);
     const Token& v = a.next("state (0 or 1)");
     if (v.text != "0" && v.text != "1") throw at(v.column, "cell state must be 0 or 1, got '" + v.text + "'");
     return finish(cmd::SetCell{i, x, y, v.text == "1"});
@@ -323,17 +384,21 @@ Command parse_tokens(const std::vector<Token>& tokens, int end_column) {
     a.set_usage("size W H");
     const Token& tw = a.next("width");
     const Token& th = a.next("height");
-    long long w = parse_integer(tw, "width", 32, kMaxLatticeSide);
-    long long h = parse_integer(th, "height", 32, kMaxLatticeSide);
-    if (w % kLatticeAlign != 0) throw at(tw.column, "width must be a multiple of 32, got " + tw.text);
-    if (h % kLatticeAlign != 0) throw at(th.column, "height must be a multiple of 32, got " + th.text);
+    constexpr long long lo = std::numeric_limits<long long>::min(),
+                        hi = std::numeric_limits<long long>::max();
+    const long long w = free_integer(tw, "width", lo, hi, 64);
+    const long long h = free_integer(th, "height", lo, hi, 64);
+    // The lattice's own check, as the executor's and the command line's: one wording of the sizes,
+    // at the first side it refuses.
+    const bool w_good = w >= kLatticeAlign && w <= kMaxLatticeSide && w % kLatticeAlign == 0;
+    checked_at(w_good ? th.column : tw.column, [&] { check_lattice_size(w, h); });
     return finish(cmd::Size{static_cast<int>(w), static_cast<int>(h)});
   }
   if (name == "density") {
     a.set_usage("density P");
     const Token& t = a.next("density");
-    double p = parse_real(t, "density");
-    if (p < 0 || p > 1) throw at(t.column, "density must be in 0..1, got " + t.text);
+    const double p = parse_real(t, "density");
+    checked_at(t.column, [&] { check_density(p, t.text); });
     return finish(cmd::Density{p});
   }
   if (name == "seed") {
@@ -346,15 +411,15 @@ Command parse_tokens(const std::vector<Token>& tokens, int end_column) {
   }
   if (name == "generations-per-frame") {
     a.set_usage("generations-per-frame N");
-    return finish(cmd::GensPerFrame{
-        static_cast<int>(parse_integer(a.next("count"), "generations per frame", 1, 1024))});
+    return finish(cmd::GensPerFrame{static_cast<int>(
+        ranged_integer(a.next("count"), "generations per frame", check_generations_per_frame))});
   }
   if (name == "generations-per-launch") {
     a.set_usage("generations-per-launch I|all K");
     Target t = parse_target(a.next("instance"));
     return finish(
-        cmd::GensPerLaunch{t, static_cast<int>(parse_integer(a.next("count"), "generations per launch", 1,
-                                                             kMaxGenerationsPerLaunch))});
+        cmd::GensPerLaunch{t, static_cast<int>(ranged_integer(a.next("count"), "generations per launch",
+                                                              check_generations_per_launch))});
   }
   if (name == "reset") {
     a.set_usage("reset I|all");
@@ -379,7 +444,7 @@ Command parse_tokens(const std::vector<Token>& tokens, int end_column) {
   if (name == "timing-period") {
     a.set_usage("timing-period N");
     return finish(cmd::TimingPeriod{
-        static_cast<int>(parse_integer(a.next("count"), "timing period", 1, kMaxTimingPeriod))});
+        static_cast<int>(ranged_integer(a.next("count"), "timing period", check_timing_period_frames))});
   }
   if (name == "devices") {
     a.set_usage("devices I|all LIST");
@@ -415,25 +480,82 @@ std::string on_off(bool on) { return on ? "on" : "off"; }
 
 }  // namespace
 
+InputError range_error(std::string_view what, std::string_view range, std::string_view value) {
+  return InputError(std::string(what) + " must be " + std::string(range) + ", got " + cut(value));
+}
+
+namespace {
+
+std::string range_text(long long lo, long long hi) { return std::to_string(lo) + ".." + std::to_string(hi); }
+
+void check_whole(const char* what, long long n, long long lo, long long hi, std::string_view as_written) {
+  if (n < lo || n > hi)
+    throw range_error(what, range_text(lo, hi),
+                      as_written.empty() ? std::to_string(n) : std::string(as_written));
+}
+
+void check_real(const char* what, double v, double lo, double hi, std::string_view range,
+                std::string_view as_written) {
+  if (!(v >= lo && v <= hi))
+    throw range_error(what, range, as_written.empty() ? real_text(v) : std::string(as_written));
+}
+
+}  // namespace
+
+void check_step_generations(long long n, std::string_view as_written) {
+  check_whole("generation count", n, 1, kMaxStepGenerations, as_written);
+}
+
+void check_frame_count(long long n, std::string_view as_written) {
+  check_whole("frame count", n, 1, kMaxFrameCount, as_written);
+}
+
+void check_zoom(double pixels_per_cell, std::string_view as_written) {
+  check_real("zoom", pixels_per_cell, 1 / kMaxZoom, kMaxZoom, "1/4096..4096 pixels per cell", as_written);
+}
+
+void check_density(double p, std::string_view as_written) {
+  check_real("density", p, 0, 1, "0..1", as_written);
+}
+
+void check_generations_per_frame(long long n, std::string_view as_written) {
+  check_whole("generations per frame", n, 1, kMaxGenerationsPerFrame, as_written);
+}
+
+void check_generations_per_launch(long long k, std::string_view as_written) {
+  check_whole("generations per launch", k, 1, kMaxGenerationsPerLaunch, as_written);
+}
+
+void check_timing_period_frames(long long n, std::string_view as_written) {
+  check_whole("timing period", n, 1, kMaxTimingPeriod, as_written);
+}
+
+std::string script_location(std::string_view file, int line, int column) {
+  return std::string(file) + ":" + std::to_string(line) + ":" + std::to_string(column);
+}
+
 std::optional<Command> parse_command(std::string_view line) {
   std::vector<Token> tokens = tokenize(line);
   if (tokens.empty()) return std::nullopt;
   return parse_tokens(tokens, static_cast<int>(line.size()) + 1);
 }
 
-std::vector<std::pair<int, Command>> parse_script(std::string_view text) {
-  std::vector<std::pair<int, Command>> script;
+std::vector<ScriptLine> parse_script(std::string_view text, std::string_view file) {
+  std::vector<ScriptLine> script;
   int number = 0;
   std::size_t start = 0;
   while (start <= text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
+    const std::string_view line = text.substr(start, end - start);
     ++number;
     try {
-      if (auto c = parse_command(line)) script.emplace_back(number, std::move(*c));
-    } catch (const InputError& e) {
-      throw InputError("line " + std::to_string(number) + ", " + e.what());
+      const std::vector<Token> tokens = tokenize(line);
+      if (!tokens.empty())
+        script.push_back(
+            ScriptLine{number, tokens[0].column, parse_tokens(tokens, static_cast<int>(line.size()) + 1)});
+    } catch (const LineError& e) {
+      throw InputError(script_location(file, number, e.column()) + ": " + e.reason());
     }
     if (end == text.size()) break;
     start = end + 1;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
+#include "core/error.hpp"
 #include "core/rule.hpp"
 
 namespace ls {
@@ -29,7 +30,7 @@ struct Target {
 namespace cmd {
 struct Instances {
   int count;
-};  // instances N (1..64)
+};  // instances N (1..64 per GPU the run's engine runs on: Engine::max_instances)
 struct SetVariant {
   Target target;
   Variant variant;
@@ -135,14 +136,54 @@ using Command =
                  cmd::Seed, cmd::SameSeed, cmd::GensPerFrame, cmd::GensPerLaunch, cmd::Reset, cmd::Vsync,
                  cmd::Grid, cmd::Age, cmd::Panel, cmd::TimingPeriod, cmd::Devices>;
 
-/// Parses one script line. nullopt for a blank or comment-only line. Throws InputError with the
-/// reason ("column C: ..." where it helps) for anything else that is not a valid command.
-/// Instance numbers are checked against the running app by the executor, not here.
+// The ranges of the commands' arguments, each stated in one place and in one form, "WHAT must be
+// LO..HI, got VALUE": the parser refuses a script line with these checks and the executor a command
+// from anywhere else with the same. A range that depends on the run (the instance count: 64 per GPU
+// the engine runs on; an instance number; a cell inside its lattice; a device of the run) is the
+// executor's alone: the parser checks only that such an argument is a number.
+
+/// `step N`: generations advanced by one command.
+inline constexpr long long kMaxStepGenerations = 1'000'000'000;
+/// `frames N`.
+inline constexpr long long kMaxFrameCount = 100'000'000;
+/// `generations-per-frame N` (and --generations-per-frame).
+inline constexpr int kMaxGenerationsPerFrame = 1024;
+/// `zoom I F`: screen pixels per cell, 1/kMaxZoom..kMaxZoom.
+inline constexpr double kMaxZoom = 4096;
+
+/// "WHAT must be RANGE, got VALUE": how every argument's range reads.
+InputError range_error(std::string_view what, std::string_view range, std::string_view value);
+
+/// Each throws range_error outside its range. `as_written`, when given, is the value as the script
+/// wrote it (so that "+5" or a number past 64 bits reads back as written); else the value is printed.
+void check_step_generations(long long n, std::string_view as_written = {});
+void check_frame_count(long long n, std::string_view as_written = {});
+void check_zoom(double pixels_per_cell, std::string_view as_written = {});
+void check_density(double p, std::string_view as_written = {});
+void check_generations_per_frame(long long n, std::string_view as_written = {});
+void check_generations_per_launch(long long k, std::string_view as_written = {});
+void check_timing_period_frames(long long n, std::string_view as_written = {});
+
+/// One command of a script and where it stands in the file (both from 1; `column` is that of the
+/// command's first character).
+struct ScriptLine {
+  int line = 0;
+  int column = 0;
+  Command command;
+};
+
+/// "FILE:LINE:COLUMN", as compilers write it: what every message about a script line starts with,
+/// whichever front end runs the script (FILE as the user gave it).
+std::string script_location(std::string_view file, int line, int column);
+
+/// Parses one script line. nullopt for a blank or comment-only line. Throws InputError
+/// "column C: reason" (C from 1: the offending word's, or the line's end for a missing one) for
+/// anything else that is not a valid command.
 std::optional<Command> parse_command(std::string_view line);
 
-/// A whole script: (line number from 1, command) pairs. Throws InputError "line N: reason" at the
-/// first bad line.
-std::vector<std::pair<int, Command>> parse_script(std::string_view text);
+/// A whole script; `file` names it in messages. Throws InputError "FILE:LINE:COLUMN: reason" at the
+/// first bad line, COLUMN as parse_command's.
+std::vector<ScriptLine> parse_script(std::string_view text, std::string_view file);
 
 /// The text of a script file, refused (InputError "PATH: why", one line) when it is missing, a
 /// directory or other non-regular file, larger than 16 MiB, empty, or binary (control bytes other

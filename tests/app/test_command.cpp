@@ -1,5 +1,5 @@
 // test_command.cpp — the script grammar: every command parses, prints back canonically, and bad
-// lines fail with their line, column and reason.
+// lines fail with "FILE:LINE:COLUMN: reason"; a range the parser states reads as the executor's.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -20,7 +20,7 @@ Command parse(const std::string& line) {
 
 std::string error_of(const std::string& text) {
   try {
-    parse_script(text);
+    parse_script(text, "s.script");
   } catch (const InputError& e) {
     return e.what();
   }
@@ -113,18 +113,19 @@ TEST(Command, DevicesNamesTheInstancesAndTheGpuOrdinalsInOrder) {
 }
 
 TEST(Command, ABadDeviceListNamesItsColumnAndReason) {
-  EXPECT_EQ(error_of("devices 0"),
-            "line 1, column 10: devices: missing device list (usage: devices I|all LIST)");
-  EXPECT_EQ(error_of("devices 0 0,0"), "line 1, column 13: devices: device 0 is listed twice in '0,0'");
-  EXPECT_EQ(error_of("devices 0 0,,1"), "line 1, column 13: devices: empty entry in device list '0,,1'");
-  EXPECT_EQ(error_of("devices 0 1,"), "line 1, column 13: devices: empty entry in device list '1,'");
-  EXPECT_EQ(error_of("devices 0 -1"), "line 1, column 11: device must be a CUDA device number, got '-1'");
-  EXPECT_EQ(error_of("devices 0 all"), "line 1, column 11: device must be a CUDA device number, got 'all'");
-  EXPECT_EQ(error_of("devices 0 1,x"), "line 1, column 13: device must be a CUDA device number, got 'x'");
-  EXPECT_EQ(error_of("devices 0 2048"), "line 1, column 11: device must be in 0..1023, got 2048");
+  EXPECT_EQ(error_of("devices 0"), "s.script:1:10: devices: missing device list (usage: devices I|all LIST)");
+  EXPECT_EQ(error_of("devices 0 0,0"), "s.script:1:13: devices: device 0 is listed twice in '0,0'");
+  EXPECT_EQ(error_of("devices 0 0,,1"), "s.script:1:13: devices: empty entry in device list '0,,1'");
+  EXPECT_EQ(error_of("devices 0 1,"), "s.script:1:13: devices: empty entry in device list '1,'");
+  EXPECT_EQ(error_of("devices 0 -1"), "s.script:1:11: device must be a CUDA device number, got '-1'");
+  EXPECT_EQ(error_of("devices 0 all"), "s.script:1:11: device must be a CUDA device number, got 'all'");
+  EXPECT_EQ(error_of("devices 0 1,x"), "s.script:1:13: device must be a CUDA device number, got 'x'");
+  EXPECT_EQ(error_of("devices 0 0,99999999999"), "s.script:1:13: device 99999999999 does not fit in 32 bits");
+  // Which devices a run has is the executor's to say: any device number parses.
+  EXPECT_EQ(std::get<cmd::Devices>(parse("devices 0 2048")).devices, std::vector<int>{2048});
   EXPECT_EQ(error_of("devices 0 0 1"),
-            "line 1, column 13: devices: unexpected extra argument '1' (usage: devices I|all LIST)");
-  EXPECT_NE(error_of("devices gpu 0").find("column 9: expected an instance number or 'all'"),
+            "s.script:1:13: devices: unexpected extra argument '1' (usage: devices I|all LIST)");
+  EXPECT_NE(error_of("devices gpu 0").find("s.script:1:9: expected an instance number or 'all'"),
             std::string::npos);
 }
 
@@ -132,40 +133,100 @@ TEST(Command, BlankAndCommentLinesAreNotCommands) {
   EXPECT_FALSE(parse_command("").has_value());
   EXPECT_FALSE(parse_command("   \t ").has_value());
   EXPECT_FALSE(parse_command("# instances 3").has_value());
-  const auto script = parse_script("# header\n\npause\r\n  step 2 # two\nquit");
+  const auto script = parse_script("# header\n\npause\r\n  step 2 # two\nquit", "s.script");
   ASSERT_EQ(script.size(), 3u);
-  EXPECT_EQ(script[0].first, 3);
-  EXPECT_EQ(script[1].first, 4);
-  EXPECT_EQ(std::get<cmd::Step>(script[1].second).generations, 2);
-  EXPECT_EQ(script[2].first, 5);
+  EXPECT_EQ(script[0].line, 3);
+  EXPECT_EQ(script[0].column, 1);
+  EXPECT_EQ(script[1].line, 4);
+  EXPECT_EQ(script[1].column, 3);
+  EXPECT_EQ(std::get<cmd::Step>(script[1].command).generations, 2);
+  EXPECT_EQ(script[2].line, 5);
 }
 
-TEST(Command, BadLinesNameLineColumnAndReason) {
-  EXPECT_EQ(error_of("pause\nfly 3\n"), "line 2, column 1: unknown command 'fly'");
-  // The count's limit is the engine's (64 per GPU): the parser only refuses what no engine takes.
-  EXPECT_EQ(error_of("instances 0"), "line 1, column 11: instance count must be in 1..65536, got 0");
-  EXPECT_EQ(error_of("instances 65537"), "line 1, column 11: instance count must be in 1..65536, got 65537");
+TEST(Command, BadLinesNameFileLineColumnAndReason) {
+  EXPECT_EQ(error_of("pause\nfly 3\n"), "s.script:2:1: unknown command 'fly'");
   EXPECT_EQ(error_of("pause\n\nvariant 0 turbo"),
-            "line 3, column 11: unknown variant 'turbo' (one of naive, global, shared, iterate, bitpacked)");
-  EXPECT_NE(error_of("step").find("line 1, column 5: step: missing generation count"), std::string::npos);
-  EXPECT_NE(error_of("quit now").find("column 6: quit: unexpected extra argument 'now'"), std::string::npos);
-  EXPECT_NE(error_of("rule 0 B3/S29").find("line 1, column 8: bad rule 'B3/S29'"), std::string::npos);
-  EXPECT_NE(error_of("load 0 \"open").find("unterminated quoted string"), std::string::npos);
-  EXPECT_NE(error_of("size 100 64").find("width must be a multiple of 32"), std::string::npos);
-  EXPECT_NE(error_of("density 1.5").find("density must be in 0..1"), std::string::npos);
-  EXPECT_NE(error_of("expect-hash 0 1234").find("hexadecimal with a 0x prefix"), std::string::npos);
-  EXPECT_NE(error_of("zoom 0 nan").find("finite number"), std::string::npos);
-  EXPECT_NE(error_of("set 0 1 2 3").find("cell state must be 0 or 1"), std::string::npos);
-  EXPECT_NE(error_of("timing-period 0").find("timing period must be in 1..1000, got 0"), std::string::npos);
-  EXPECT_NE(error_of("age 1").find("column 5: expected 'on' or 'off', got '1'"), std::string::npos);
-  EXPECT_NE(error_of("variant x global").find("instance number or 'all'"), std::string::npos);
-  EXPECT_NE(error_of("expect-hash 0 0x1ffffffffffffffff").find("does not fit in 64 bits"), std::string::npos);
+            "s.script:3:11: unknown variant 'turbo' (one of naive, global, shared, iterate, bitpacked)");
+  EXPECT_EQ(error_of("step"), "s.script:1:5: step: missing generation count (usage: step N)");
+  EXPECT_EQ(error_of("  quit now"), "s.script:1:8: quit: unexpected extra argument 'now'");
+  EXPECT_NE(error_of("rule 0 B3/S29").find("s.script:1:8: bad rule 'B3/S29'"), std::string::npos);
+  EXPECT_EQ(error_of("load 0 \"open"), "s.script:1:8: unterminated quoted string");
+  EXPECT_EQ(error_of("expect-hash 0 1234"),
+            "s.script:1:15: hash must be hexadecimal with a 0x prefix, got '1234'");
+  EXPECT_EQ(error_of("zoom 0 nan"), "s.script:1:8: zoom must be a finite number, got 'nan'");
+  EXPECT_EQ(error_of("set 0 1 2 3"), "s.script:1:11: cell state must be 0 or 1, got '3'");
+  EXPECT_EQ(error_of("age 1"), "s.script:1:5: expected 'on' or 'off', got '1'");
+  EXPECT_EQ(error_of("variant x global"), "s.script:1:9: expected an instance number or 'all', got 'x'");
+  EXPECT_EQ(error_of("load -1 a.rle"), "s.script:1:6: expected an instance number, got '-1'");
+  EXPECT_EQ(error_of("expect-hash 0 0x1ffffffffffffffff"),
+            "s.script:1:15: hash does not fit in 64 bits: 0x1ffffffffffffffff");
+  EXPECT_EQ(error_of("instances many"), "s.script:1:11: instance count must be an integer, got 'many'");
+}
+
+// Each range the parser states is the executor's check of the same command (core/command.hpp), in
+// one form: "WHAT must be LO..HI, got VALUE" with the value as written.
+TEST(Command, EachRangeReadsWhatMustBeLoHiGotValue) {
+  EXPECT_EQ(error_of("step 0"), "s.script:1:6: generation count must be 1..1000000000, got 0");
+  EXPECT_EQ(error_of("step 99999999999999999999"),
+            "s.script:1:6: generation count must be 1..1000000000, got 99999999999999999999");
+  EXPECT_EQ(error_of("frames 0"), "s.script:1:8: frame count must be 1..100000000, got 0");
+  EXPECT_EQ(error_of("zoom 0 5000"), "s.script:1:8: zoom must be 1/4096..4096 pixels per cell, got 5000");
+  EXPECT_EQ(error_of("density 1.5"), "s.script:1:9: density must be 0..1, got 1.5");
+  EXPECT_EQ(error_of("generations-per-frame +1025"),
+            "s.script:1:23: generations per frame must be 1..1024, got +1025");
+  EXPECT_EQ(error_of("generations-per-launch all 65"),
+            "s.script:1:28: generations per launch must be 1..64, got 65");
+  EXPECT_EQ(error_of("timing-period 0"), "s.script:1:15: timing period must be 1..1000, got 0");
+  // A size is the lattice's own check, the one the executor and --width/--height use, at the side
+  // it refuses.
+  EXPECT_EQ(
+      error_of("size 100 64"),
+      "s.script:1:6: lattice size 100x64 is not allowed: width and height must be multiples of 32 from 32 "
+      "to 1048576");
+  EXPECT_EQ(
+      error_of("size 64 16"),
+      "s.script:1:9: lattice size 64x16 is not allowed: width and height must be multiples of 32 from 32 "
+      "to 1048576");
+  // The checks themselves, as the executor calls them: the same words, the value printed.
+  auto message = [](auto check) {
+    try {
+      check();
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(message([] { check_step_generations(0); }), "generation count must be 1..1000000000, got 0");
+  EXPECT_EQ(message([] { check_frame_count(-2); }), "frame count must be 1..100000000, got -2");
+  EXPECT_EQ(message([] { check_zoom(5000); }), "zoom must be 1/4096..4096 pixels per cell, got 5000");
+  EXPECT_EQ(message([] { check_density(1.5); }), "density must be 0..1, got 1.5");
+  EXPECT_EQ(message([] { check_generations_per_frame(1025); }),
+            "generations per frame must be 1..1024, got 1025");
+  EXPECT_EQ(message([] { check_generations_per_launch(65); }),
+            "generations per launch must be 1..64, got 65");
+  EXPECT_EQ(message([] { check_timing_period_frames(1001); }), "timing period must be 1..1000, got 1001");
+  EXPECT_EQ(message([] { check_zoom(4096); }), "(no error)");
+}
+
+// Where the range is the run's (the instance count: 64 per GPU; an instance number; a cell inside
+// its lattice), the parser takes any number and leaves the range to the executor.
+TEST(Command, RangesOfTheRunAreLeftToTheExecutor) {
+  EXPECT_EQ(std::get<cmd::Instances>(parse("instances -3")).count, -3);
+  EXPECT_EQ(std::get<cmd::Instances>(parse("instances 0")).count, 0);
+  EXPECT_EQ(std::get<cmd::Instances>(parse("instances 100")).count, 100);
+  EXPECT_EQ(std::get<cmd::Instances>(parse("instances 65537")).count, 65537);
+  EXPECT_EQ(error_of("instances 99999999999"),
+            "s.script:1:11: instance count 99999999999 does not fit in 32 bits");
+  EXPECT_EQ(std::get<cmd::Load>(parse("load 2000000 a.rle")).index, 2000000u);
+  const auto cell = std::get<cmd::SetCell>(parse("set 0 -1 2000000 1"));
+  EXPECT_EQ(cell.x, -1);
+  EXPECT_EQ(cell.y, 2000000);
 }
 
 TEST(Command, AHugeBadWordGivesAShortOneLineError) {
   const std::string huge(1 << 20, '7');
   const std::string e = error_of("step 1\nzoom 0 " + huge + "x\n");
-  EXPECT_EQ(e.rfind("line 2, column 8: ", 0), 0u) << e.substr(0, 80);
+  EXPECT_EQ(e.rfind("s.script:2:8: ", 0), 0u) << e.substr(0, 80);
   EXPECT_LT(e.size(), 300u);
   EXPECT_EQ(e.find('\n'), std::string::npos);
 }

@@ -211,7 +211,7 @@ TEST(ScriptFiles, RefusedWithOneLineNamingWhy) {
   const std::string text = "pause\r\n\tframes 2 # \xc2\xbd frame\r\nquit\n";
   dir.write("ok.script", text);
   EXPECT_EQ(read_script_file(dir.file("ok.script")), text);
-  EXPECT_EQ(parse_script(read_script_file(dir.file("ok.script"))).size(), 3u);
+  EXPECT_EQ(parse_script(read_script_file(dir.file("ok.script")), "ok.script").size(), 3u);
 }
 
 // Requests beyond the host memory left (here an address-space limit, `ulimit -v`) are refused at
@@ -324,26 +324,22 @@ TEST_F(InputsTest, BadRuleText) {
 // Script lines that are wrong: each names its column and reason in one line.
 TEST_F(InputsTest, BadScriptLines) {
   const std::pair<std::string, std::string> cases[] = {
-      {"instances 0", "instance count must be in 1..65536"},
-      {"instances 65537", "1..65536"},
-      {"instances -1", "1..65536"},
       {"instances 99999999999999999999999", "instance count"},
       {"instances 2.5", "integer"},
       {"instances", "missing"},
       {"instances 3 4", "extra"},
-      {"size 100 96", "multiple of 32"},
+      {"size 100 96", "multiples of 32"},
       {"size 96", "missing height"},
       {"size -32 32", "width"},
       {"size 99999999999 32", "width"},
       {"step -1", "1..1000000000"},
       {"step 1e99", "integer"},
       {"frames 0", "1.."},
-      {"zoom 0 0", "zoom must be in"},
+      {"zoom 0 0", "zoom must be 1/4096..4096 pixels per cell, got 0"},
       {"zoom 0 nan", "finite"},
       {"pan 0 inf 0", "finite"},
-      {"density 2", "density must be in 0..1"},
+      {"density 2", "density must be 0..1, got 2"},
       {"seed -1", "seed"},
-      {"set 0 -1 0 1", "X"},
       {"set 0 0 0 2", "0 or 1"},
       {"expect-hash 0 0xZZ", "hash"},
       {"expect-hash 0 12", "0x"},
@@ -356,15 +352,25 @@ TEST_F(InputsTest, BadScriptLines) {
       {"generations-per-launch all 65", "1..64"},
       {"teleport 0", "unknown command 'teleport'"},
       {std::string("step\0 3", 7), "step"},
-      {"step " + std::string(1 << 20, '9'), "generation count must be in"},
+      {"step " + std::string(1 << 20, '9'), "generation count must be 1..1000000000, got 999"},
   };
   for (const auto& [line, fragment] : cases) expect_bad_line(line, fragment);
+  // Ranges that are the run's parse, and the executor refuses them with the run's range.
+  for (const auto& [line, fragment] :
+       {std::pair<const char*, const char*>{"instances 0", "instance count must be 1..64, got 0"},
+        {"instances -1", "instance count must be 1..64, got -1"},
+        {"instances 65537", "instance count must be 1..64, got 65537"},
+        {"set 0 -1 0 1", "cell (-1, 0) is outside instance 0's"}}) {
+    const auto parsed = parse_command(line);
+    ASSERT_TRUE(parsed.has_value()) << line;
+    expect_refused(*parsed, line, fragment);
+  }
   // A whole script stops at its first bad line, naming it.
   try {
-    (void)parse_script("pause\n\nstep 3\n# fine so far\nvariant 1 turbo\nstep 2\n");
+    (void)parse_script("pause\n\nstep 3\n# fine so far\nvariant 1 turbo\nstep 2\n", "s.script");
     ADD_FAILURE() << "parsed";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("line 5, column 11: unknown variant 'turbo'", 0), 0u) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("s.script:5:11: unknown variant 'turbo'", 0), 0u) << e.what();
   }
   EXPECT_TRUE(state_of(engine, scene) == before);
 }

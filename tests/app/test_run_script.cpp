@@ -1,7 +1,7 @@
 // test_run_script.cpp — `lifestreams run --script` against the app's --script: the same script on
 // the CPU backend ends in the same hashes and exits with the same status (1 for an expectation, 2
-// for a bad line, naming it); the commands that need a screen are refused with exit 2 and their line
-// before anything runs.
+// for a bad line) and the same "FILE:LINE:COLUMN: why" line; the commands that need a screen are
+// refused with exit 2 and their line before anything runs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -83,17 +83,26 @@ TEST(RunScript, StreamModeGraphEndsOnTheSameHashes) {
   EXPECT_EQ(all_matches(report, std::regex("\"hash\": \"(0x[0-9a-f]{16})\"")), run_hashes);
 }
 
-TEST(RunScript, ExitsWithTheAppsStatusAndNamesTheLine) {
+// Both front ends say one line, "lifestreams[ run]: FILE:LINE:COLUMN: why", FILE as given on the
+// command line, COLUMN that of the offending word where the parser knows it, else of the command.
+TEST(RunScript, ExitsWithTheAppsStatusAndTheSameFileLineColumnLine) {
   struct Case {
     const char* script;
     int status;
     const char* message;
   };
   const Case cases[] = {
-      {"step 1\nexpect-hash 0 0x0000000000000001\n", 1, "line 2: expect-hash 0: the hash at generation 1 is"},
-      {"pause\nvariant 0 turbo\n", 2, "line 2, column 11: unknown variant 'turbo'"},
-      {"pause\ninstances 2\nvariant 5 global\n", 2, "line 3: instance 5 does not exist"},
-      {"pause\nload 0 missing.rle\n", 2, "line 2: "},
+      {"step 1\nexpect-hash 0 0x0000000000000001\n", 1,
+       "bad.script:2:1: expect-hash 0: the hash at generation 1 is 0x"},
+      {"pause\nvariant 0 turbo\n", 2, "bad.script:2:11: unknown variant 'turbo'"},
+      {"pause\nfly\n", 2, "bad.script:2:1: unknown command 'fly'"},
+      {"pause\ninstances 2\nvariant 5 global\n", 2, "bad.script:3:1: instance 5 does not exist"},
+      {"pause\n load 0 missing.rle\n", 2, "bad.script:2:2: missing.rle: "},
+      {"pause\nstep 0\n", 2, "bad.script:2:6: generation count must be 1..1000000000, got 0\n"},
+      // The instance limit is the run's, 64 on one GPU or the CPU, whichever side of it the count is.
+      {"pause\ninstances -3\n", 2, "bad.script:2:1: instance count must be 1..64, got -3\n"},
+      {"pause\ninstances 0\n", 2, "bad.script:2:1: instance count must be 1..64, got 0\n"},
+      {"pause\ninstances 100\n", 2, "bad.script:2:1: instance count must be 1..64, got 100\n"},
   };
   for (const Case& c : cases) {
     ScratchDir dir;
@@ -103,12 +112,26 @@ TEST(RunScript, ExitsWithTheAppsStatusAndNamesTheLine) {
     const Outcome app = run_app(dir, "--headless " + common);
     EXPECT_EQ(run.status, c.status) << c.script << run.err;
     EXPECT_EQ(app.status, c.status) << c.script << app.err;
-    for (const Outcome* o : {&run, &app}) {
-      EXPECT_NE(o->err.find(c.message), std::string::npos) << "expected '" << c.message << "' in: " << o->err;
-      EXPECT_EQ(lines(o->err), 1) << o->err;
-    }
-    EXPECT_EQ(run.err.rfind("lifestreams run: ", 0), 0u) << run.err;
+    EXPECT_EQ(run.err.rfind(std::string("lifestreams run: ") + c.message, 0), 0u) << run.err;
+    EXPECT_EQ(app.err.rfind(std::string("lifestreams: ") + c.message, 0), 0u) << app.err;
+    // The same line after the program's name.
+    EXPECT_EQ(run.err.substr(std::string("lifestreams run: ").size()),
+              app.err.substr(std::string("lifestreams: ").size()));
+    for (const Outcome* o : {&run, &app}) EXPECT_EQ(lines(o->err), 1) << o->err;
   }
+}
+
+// FILE is the script's path as the user wrote it, whichever directory it names.
+TEST(RunScript, NamesTheScriptAsGiven) {
+  ScratchDir dir;
+  std::filesystem::create_directory(dir.file("sub"));
+  dir.write("sub/s4.txt", "pause\nstep x\n");
+  const Outcome run = run_app(dir, "run --backend cpu --script ./sub/s4.txt");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.err, "lifestreams run: ./sub/s4.txt:2:6: generation count must be an integer, got 'x'\n");
+  const Outcome app = run_app(dir, "--headless --backend cpu --script ./sub/s4.txt");
+  EXPECT_EQ(app.status, 2);
+  EXPECT_EQ(app.err, "lifestreams: ./sub/s4.txt:2:6: generation count must be an integer, got 'x'\n");
 }
 
 TEST(RunScript, RefusesEachCommandThatNeedsAScreenWithItsLineBeforeAnythingRuns) {
@@ -121,8 +144,7 @@ TEST(RunScript, RefusesEachCommandThatNeedsAScreenWithItsLineBeforeAnythingRuns)
     EXPECT_EQ(r.status, 2) << line;
     EXPECT_EQ(r.out, "") << line;
     EXPECT_EQ(lines(r.err), 1) << r.err;
-    EXPECT_NE(r.err.find("--script screen.script: line 3: " + name + " needs a screen"), std::string::npos)
-        << r.err;
+    EXPECT_EQ(r.err.rfind("lifestreams run: screen.script:3:1: " + name + " needs a screen", 0), 0u) << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir.file("before.rle"))) << line << ": a line ran before the check";
   }
 }

@@ -27,7 +27,9 @@ SceneSettings small() {
   return s;
 }
 
-ScriptRunner runner(const std::string& text) { return ScriptRunner("t.script", parse_script(text)); }
+ScriptRunner runner(const std::string& text) {
+  return ScriptRunner("t.script", parse_script(text, "t.script"));
+}
 
 TEST(ScriptRunner, LinesRunUpToTheOneThatAsksForFramesWhichThenHoldTheScript) {
   CpuEngine engine(1);
@@ -84,8 +86,8 @@ TEST(ScriptRunner, AFailingLineGivesItsStatusAndNamesItsLine) {
     const char* message;
   };
   for (const Case& c :
-       {Case{"step 1\nexpect-hash 0 0x1\nstep 1\n", 1, "t.script line 2: expect-hash 0: the hash"},
-        Case{"step 1\n\n# two\nvariant 7 global\n", 2, "t.script line 4: instance 7 does not exist"}}) {
+       {Case{"step 1\nexpect-hash 0 0x1\nstep 1\n", 1, "t.script:2:1: expect-hash 0: the hash"},
+        Case{"step 1\n\n# two\n  variant 7 global\n", 2, "t.script:4:3: instance 7 does not exist"}}) {
     ScriptRunner script = runner(c.text);
     try {
       script.advance(scene, [](const Effects&) {});
@@ -95,7 +97,7 @@ TEST(ScriptRunner, AFailingLineGivesItsStatusAndNamesItsLine) {
       const auto* failure = dynamic_cast<const ScriptFailure*>(&e);
       ASSERT_NE(failure, nullptr);
       EXPECT_EQ(failure->status(), c.status);
-      EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind(c.message, 0), 0u) << e.what();
     }
   }
 }
@@ -109,9 +111,7 @@ TEST(ScriptRunner, EveryCommandThatNeedsAScreenIsRefusedNamingItsLine) {
       ADD_FAILURE() << line << " was not refused";
     } catch (const InputError& e) {
       const std::string name = std::string(line).substr(0, std::string(line).find(' '));
-      EXPECT_NE(std::string(e.what()).find("--script t.script: line 3: " + name + " needs a screen"),
-                std::string::npos)
-          << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind("t.script:3:1: " + name + " needs a screen", 0), 0u) << e.what();
     }
   }
   // Everything else runs without a screen.
@@ -127,6 +127,40 @@ multi::MultiEngine two_cpu_slots() {
   slots.push_back(multi::DeviceSlot{0, std::make_unique<CpuEngine>(1)});
   slots.push_back(multi::DeviceSlot{1, std::make_unique<CpuEngine>(1)});
   return multi::MultiEngine(std::move(slots));
+}
+
+// The instance limit is the run's (64 per GPU its engine runs on), stated by the executor alone: a
+// count below 1 reads as one above the limit.
+TEST(ScriptRunner, EveryBadInstanceCountNamesTheRunsRangeInOneWording) {
+  CpuEngine engine(1);
+  Scene scene(engine, small());
+  scene.populate(2, "");
+  std::string message;
+  for (const char* count : {"-3", "0", "100", "65537"}) {
+    ScriptRunner script = runner(std::string("step 1\n\tinstances ") + count + "\n");
+    try {
+      script.advance(scene, [](const Effects&) {});
+      ADD_FAILURE() << count;
+    } catch (const ScriptFailure& e) {
+      EXPECT_EQ(e.status(), 2);
+      EXPECT_EQ(std::string(e.what()),
+                std::string("t.script:2:2: instance count must be 1..64, got ") + count);
+    }
+  }
+  EXPECT_EQ(engine.size(), 2u);
+
+  multi::MultiEngine two = two_cpu_slots();
+  Scene two_scene(two, small());
+  two_scene.populate(2, "");
+  for (const char* count : {"-3", "129"}) {
+    try {
+      runner(std::string("instances ") + count + "\n").advance(two_scene, [](const Effects&) {});
+      ADD_FAILURE() << count;
+    } catch (const ScriptFailure& e) {
+      EXPECT_EQ(std::string(e.what()),
+                std::string("t.script:1:1: instance count must be 1..128, got ") + count);
+    }
+  }
 }
 
 int status_of(ScriptRunner script, Scene& scene, std::string& message) {
@@ -165,12 +199,14 @@ TEST(ScriptRunner, DevicesRefusalsExitTwoNamingTheLineAndChangeNothing) {
   scene.populate(2, "");
   std::string message;
   EXPECT_EQ(status_of(runner("step 1\ndevices 0 0,1\n"), scene, message), 2);
-  EXPECT_EQ(message,
-            "t.script line 2: instance 0 on GPU 0,1: this engine cannot split an instance across GPUs");
+  EXPECT_EQ(message, "t.script:2:1: instance 0 on GPU 0,1: this engine cannot split an instance across GPUs");
   EXPECT_EQ(status_of(runner("devices 0 3\n"), scene, message), 2);
-  EXPECT_EQ(message, "t.script line 1: GPU 3 is not one of this run's devices (0,1)");
+  EXPECT_EQ(message, "t.script:1:1: GPU 3 is not one of this run's devices (0,1)");
+  // A device number past any run's is the run's to refuse too, in the same words.
+  EXPECT_EQ(status_of(runner("devices 0 2048\n"), scene, message), 2);
+  EXPECT_EQ(message, "t.script:1:1: GPU 2048 is not one of this run's devices (0,1)");
   EXPECT_EQ(status_of(runner("devices 2 0\n"), scene, message), 2);
-  EXPECT_NE(message.find("t.script line 1: instance 2 does not exist"), std::string::npos) << message;
+  EXPECT_NE(message.find("t.script:1:1: instance 2 does not exist"), std::string::npos) << message;
   EXPECT_EQ(engine.instance_devices(0), std::vector<int>{0});
   EXPECT_EQ(engine.instance_devices(1), std::vector<int>{1});
 
@@ -179,7 +215,7 @@ TEST(ScriptRunner, DevicesRefusalsExitTwoNamingTheLineAndChangeNothing) {
   one_scene.populate(1, "");
   EXPECT_EQ(status_of(runner("devices 0 1\n"), one_scene, message), 2);
   EXPECT_EQ(message,
-            "t.script line 1: instance 0 cannot run on GPU 1: this engine runs on one device (host "
+            "t.script:1:1: instance 0 cannot run on GPU 1: this engine runs on one device (host "
             "memory); list the GPUs with --devices");
 }
 
