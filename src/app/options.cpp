@@ -8,8 +8,11 @@
 #include <limits>
 
 #include "app/cli_numbers.hpp"
+#include "app/run_setup.hpp"
+#include "core/command.hpp"
 #include "core/error.hpp"
 #include "core/lattice.hpp"
+#include "core/pattern.hpp"
 #include "core/rule.hpp"
 
 namespace ls::app {
@@ -114,8 +117,8 @@ void convert_numbers(const OptionText& a, const CLI::App& cli, Options& o) {
   if (a.density) o.density = parse_real("--density", *a.density, 0.0, 1.0);
   if (a.seed) o.seed = parse_unsigned64("--seed", *a.seed);
   if (a.generations_per_frame)
-    o.generations_per_frame =
-        static_cast<int>(parse_whole("--generations-per-frame", *a.generations_per_frame, 1, 1024));
+    o.generations_per_frame = static_cast<int>(
+        parse_whole("--generations-per-frame", *a.generations_per_frame, 1, kMaxGenerationsPerFrame));
   if (a.generations_per_launch)
     o.generations_per_launch = static_cast<int>(
         parse_whole("--generations-per-launch", *a.generations_per_launch, 1, kMaxGenerationsPerLaunch));
@@ -142,9 +145,9 @@ Setup check_options(const Options& o) {
           o.devices.ordinals.end())
     throw InputError("--display-device " + std::to_string(*o.display_device) + ": not one of " +
                      o.devices_option + " (" + device_list_text(o.devices.ordinals) + ")");
-  if (o.generations_per_frame < 1 || o.generations_per_frame > 1024)
-    throw InputError("--generations-per-frame " + std::to_string(o.generations_per_frame) +
-                     ": expected 1..1024");
+  if (o.generations_per_frame < 1 || o.generations_per_frame > kMaxGenerationsPerFrame)
+    throw InputError("--generations-per-frame " + std::to_string(o.generations_per_frame) + ": expected 1.." +
+                     std::to_string(kMaxGenerationsPerFrame));
   if (o.generations_per_launch < 1 || o.generations_per_launch > kMaxGenerationsPerLaunch)
     throw InputError("--generations-per-launch " + std::to_string(o.generations_per_launch) +
                      ": expected 1..64");
@@ -187,6 +190,14 @@ Setup check_options(const Options& o) {
   settings.generations_per_frame = o.generations_per_frame;
   settings.generations_per_launch = o.generations_per_launch;
   return s;
+}
+
+void check_files(const Options& o) {
+  // The scene loads the file again into every instance; a file that reads and parses here does
+  // there. With --rule the file's own rule does not matter (Scene::populate's keep_rule).
+  if (!o.pattern.empty()) (void)load_pattern_file(o.pattern, /*check_rule=*/o.rule.empty());
+  if (!o.screenshot.empty()) check_output_writable(o.screenshot, "--screenshot");
+  if (!o.report.empty()) check_output_writable(o.report, "--report");
 }
 
 }  // namespace ls::app

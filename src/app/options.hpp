@@ -85,4 +85,10 @@ void check_instance_count(int n, std::size_t most);
 /// naming the first bad one.
 Setup check_options(const Options& options);
 
+/// Checks the files the options name, before any device or display is used (bad input is exit 2
+/// with or without a display): --pattern is read and parsed by the pattern loader, and the paths
+/// --screenshot and --report will write can be written (nothing is created). InputError naming
+/// the option or file.
+void check_files(const Options& options);
+
 }  // namespace ls::app

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <iostream>
 
+#include <unistd.h>
+
 #include "core/error.hpp"
 
 namespace ls {
@@ -93,15 +95,22 @@ Lattice centred_lattice(const RunStart& start) {
   return l;
 }
 
-void check_output_writable(const std::string& path) {
+void check_output_writable(const std::string& path, std::string_view option) {
+  namespace fs = std::filesystem;
+  const std::string refused = std::string(option) + " " + path + ": cannot open for writing: ";
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError("--output " + path + ": is a directory");
-  const bool existed = std::filesystem::exists(path, ec);
-  {
-    std::ofstream f(path, std::ios::binary | std::ios::app);
-    if (!f) throw InputError("--output " + path + ": cannot open for writing");
+  const fs::file_status status = fs::status(path, ec);
+  if (fs::is_directory(status)) throw InputError(std::string(option) + " " + path + ": is a directory");
+  // Asked of the file system, not tried: nothing is created, nothing left behind.
+  if (fs::exists(status)) {
+    if (::access(path.c_str(), W_OK) != 0) throw InputError(refused + "the file is not writable");
+    return;
   }
-  if (!existed) std::filesystem::remove(path, ec);
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::is_directory(dir, ec)) throw InputError(refused + "no directory " + dir.string());
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw InputError(refused + "the directory " + dir.string() + " is not writable");
 }
 
 void print_run_header(const std::string& backend, std::string_view variant, const std::string& device,

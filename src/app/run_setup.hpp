@@ -49,9 +49,10 @@ RunStart resolve_start(const RunOptions& o);
 /// The pattern placed centred on a lattice of the start's size.
 Lattice centred_lattice(const RunStart& start);
 
-/// Refuses an --output path that cannot be written, before any work or output: opens it for
-/// appending (nothing truncated) and removes it again if this made it.
-void check_output_writable(const std::string& path);
+/// Refuses a path that `option` (--output, --screenshot, --report) will write, before any work or
+/// output: InputError "OPTION PATH: why" when it is a directory, an existing file that is not
+/// writable, or a new file whose directory does not exist or is not writable. Creates nothing.
+void check_output_writable(const std::string& path, std::string_view option = "--output");
 
 /// "# backend=B variant=V device=D rule=R size=WxH" and `suffix` (a distributed run's " ranks=R").
 void print_run_header(const std::string& backend, std::string_view variant, const std::string& device,

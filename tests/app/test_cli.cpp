@@ -1,10 +1,11 @@
-// test_cli.cpp — the command-line contract of `lifestreams run`, the app and `lifestreams bench`
-// (issue 2): bad arguments exit 2 with exactly one line on stderr in our own words and nothing on
-// stdout; numbers are parsed strictly; large --generations/--every work exactly; --rule wins over
-// a pattern file's rule.
+// test_cli.cpp — the command-line contract of `lifestreams run`, the app and `lifestreams bench`:
+// bad arguments exit 2 with exactly one line on stderr in our own words and nothing on stdout, with
+// or without a display (the app says "no display", exit 3, of good input only); numbers are parsed
+// strictly; large --generations/--every work exactly; --rule wins over a pattern file's rule.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -156,6 +157,123 @@ TEST(Cli, AppRefusesABadDeviceListWithOneLineListingTheGpusPresent) {
           << r.err;
     }
   }
+}
+
+/// The files the no-display cases below read: a pattern with a bad rule, one with a cell of a third
+/// state, a script whose third line is bad, and good ones.
+void write_inputs(const ScratchDir& dir) {
+  dir.write("bad.rle", "x = 3, y = 1, rule = B9/S23\n3o!\n");
+  dir.write("broken.rle", "x = 3, y = 1\noZo!\n");
+  dir.write("s3.txt", "pause\nstep 1\nfly 3\n");
+  dir.write("glider.rle", "x = 3, y = 3\nbo$2bo$3o!\n");
+  dir.write("good.script", "pause\nstep 2\n");
+}
+
+/// Each argument or file the app is given, bad, and the one line that names it.
+const Bad kBadAppInput[] = {
+    {"--backend gpu", "lifestreams: --backend gpu: expected auto, cpu or cuda\n"},
+    {"--backend cpu --pattern missing.rle", "lifestreams: missing.rle: no such file\n"},
+    {"--backend cpu --pattern bad.rle", "lifestreams: bad.rle: line 1, column 23: bad rule"},
+    {"--backend cpu --pattern broken.rle", "lifestreams: broken.rle: line 2, column 2: cell state 'Z'"},
+    {"--backend cpu --screenshot /nonexistent/x.png",
+     "lifestreams: --screenshot /nonexistent/x.png: cannot open for writing: no directory /nonexistent\n"},
+    {"--backend cpu --screenshot .", "lifestreams: --screenshot .: is a directory\n"},
+    {"--backend cpu --report /nonexistent/r.json",
+     "lifestreams: --report /nonexistent/r.json: cannot open for writing: no directory /nonexistent\n"},
+    {"--backend cpu --script s3.txt", "lifestreams: s3.txt:3:1: unknown command 'fly'\n"},
+    {"--backend cpu --script missing.txt", "lifestreams: --script missing.txt: no such file\n"},
+};
+
+// Every argument and file is checked before the display: without one (DISPLAY unset, or naming no
+// server), bad input is exit 2 and the one line that names it, not "no display".
+TEST(Cli, AppWithoutADisplayRefusesBadInputWithExitTwoAndItsOneLine) {
+  ScratchDir dir;
+  write_inputs(dir);
+  for (const Bad& b : kBadAppInput) {
+    for (const char* display :
+         {"env -u DISPLAY -u WAYLAND_DISPLAY", "env -u WAYLAND_DISPLAY DISPLAY=:4099"}) {
+      const int status =
+          shell(dir, std::string(display) + " " + quoted_app() + " " + b.args + " >stdout.txt 2>stderr.txt");
+      const std::string err = dir.read("stderr.txt");
+      EXPECT_EQ(status, 2) << display << " " << b.args << "\n" << err;
+      EXPECT_EQ(dir.read("stdout.txt"), "") << b.args;
+      EXPECT_EQ(lines(err), 1) << b.args << "\n" << err;
+      EXPECT_EQ(err.rfind(b.message, 0), 0u)
+          << b.args << ": expected '" << b.message << "' at the start of: " << err;
+    }
+  }
+}
+
+// With a display the same input gives the same status and the same line.
+TEST(Cli, AppWithADisplayRefusesBadInputWithTheSameLine) {
+  ASSERT_TRUE(test::have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
+  ScratchDir dir;
+  write_inputs(dir);
+  // One X server for every case: each case's status and stderr go to files of their own. --frames 1:
+  // input taken for good would end after one frame rather than keep a window open.
+  std::string cases;
+  for (std::size_t i = 0; i < std::size(kBadAppInput); ++i) {
+    const std::string n = std::to_string(i);
+    cases += quoted_app() + " " + kBadAppInput[i].args + " --frames 1 >out" + n + " 2>err" + n +
+             "; echo $? >status" + n + "; ";
+  }
+  dir.write("cases.sh", cases);
+  ASSERT_EQ(shell(dir, test::under_xvfb(240, "sh cases.sh")), 0) << dir.read("out.txt");
+  for (std::size_t i = 0; i < std::size(kBadAppInput); ++i) {
+    const Bad& b = kBadAppInput[i];
+    const std::string n = std::to_string(i);
+    const Outcome without = run_app(dir, b.args);
+    EXPECT_EQ(dir.read("status" + n), "2\n") << b.args << "\n" << dir.read("err" + n);
+    EXPECT_EQ(dir.read("out" + n), "") << b.args;
+    EXPECT_EQ(dir.read("err" + n), without.err) << b.args;
+  }
+}
+
+// Good input without a display: "no display", exit 3, the one line that says to use --headless, and
+// no file of --screenshot or --report left behind by the checks before it.
+TEST(Cli, AppWithoutADisplaySaysSoOfGoodInputOnly) {
+  ScratchDir dir;
+  write_inputs(dir);
+  for (const char* display : {"env -u DISPLAY -u WAYLAND_DISPLAY", "env -u WAYLAND_DISPLAY DISPLAY=:4099"}) {
+    const int status = shell(dir, std::string(display) + " " + quoted_app() +
+                                      " --backend cpu --pattern glider.rle --script good.script --screenshot "
+                                      "shot.png --report r.json >stdout.txt 2>stderr.txt");
+    const std::string err = dir.read("stderr.txt");
+    EXPECT_EQ(status, 3) << display << "\n" << err;
+    EXPECT_EQ(err.rfind("lifestreams: no display (", 0), 0u) << err;
+    EXPECT_NE(err.find("run with --headless"), std::string::npos) << err;
+    EXPECT_EQ(lines(err), 1) << err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("shot.png")));
+    EXPECT_FALSE(std::filesystem::exists(dir.file("r.json")));
+  }
+  // The same good input with --headless runs and writes both.
+  const Outcome headless =
+      run_app(dir,
+              "--headless --backend cpu --width 64 --height 64 --pattern glider.rle --script "
+              "good.script --screenshot shot.png --report r.json");
+  EXPECT_EQ(headless.status, 0) << headless.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.file("shot.png")));
+  EXPECT_TRUE(std::filesystem::exists(dir.file("r.json")));
+}
+
+// A CUDA backend this build or machine does not have is the engine's refusal, the one `lifestreams
+// run` gives (same status, same words), with a display or without, never "no display".
+TEST(Cli, AppRefusesACudaBackendThisMachineLacksAsRunDoesWithOrWithoutADisplay) {
+  ScratchDir dir;
+  const Outcome run = run_app(dir, "run --backend cuda --width 32 --height 32 --generations 0");
+  if (run.status == 0) GTEST_SKIP() << "a CUDA device is usable here";
+  const std::string why = run.err.substr(std::string("lifestreams run: ").size());
+  const Outcome app = run_app(dir, "--backend cuda");
+  EXPECT_EQ(app.status, run.status) << app.err;
+  EXPECT_EQ(app.err, "lifestreams: " + why);
+  EXPECT_EQ(app.err.find("no display"), std::string::npos) << app.err;
+  EXPECT_EQ(lines(app.err), 1) << app.err;
+  ASSERT_TRUE(test::have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
+  dir.write("cuda.sh",
+            quoted_app() + " --backend cuda --frames 1 >shown.out 2>shown.err; echo $? >shown.status");
+  ASSERT_EQ(shell(dir, test::under_xvfb(240, "sh cuda.sh")), 0) << dir.read("out.txt");
+  EXPECT_EQ(dir.read("shown.status"), std::to_string(run.status) + "\n");
+  EXPECT_EQ(dir.read("shown.err"), app.err);
 }
 
 /// The instances of a --report: each instance's line from "index" to "hash" (no timings).
