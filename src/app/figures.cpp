@@ -79,13 +79,8 @@ void FrameFigures::measure_display(render::TileRenderer& renderer, Engine& engin
   }
 }
 
-void DeliveredRate::add(double now_s, const std::vector<std::array<std::uint64_t, 3>>& instances) {
-  for (std::size_t i = 0; i < instances.size(); ++i) {
-    const auto& [w, h, gen] = instances[i];
-    if (i < last_.size() && last_[i][0] == w && last_[i][1] == h && gen > last_[i][2])
-      total_ += static_cast<double>(w) * static_cast<double>(h) * static_cast<double>(gen - last_[i][2]);
-  }
-  last_ = instances;
+void DeliveredRate::add(double now_s, double cells) {
+  total_ += cells;
   window_.emplace_back(now_s, total_);
   // Keep one sample at or before the window's start, so the rate spans the whole window.
   while (window_.size() > 2 && window_[1].first <= now_s - kWindowSeconds) window_.pop_front();

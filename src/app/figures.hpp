@@ -40,14 +40,12 @@ class GenerationRate {
 };
 
 /// Cell updates the app delivered: cells times generations actually advanced, per wall-clock
-/// second over the last second, from each instance's size and generation count frame to frame
-/// (an instance made anew, whose count starts again, adds nothing that frame). Whatever runs the
-/// steps (frames, a step command, kernels back to back or one after another), this is what the
-/// person got.
+/// second over the last second. Whatever runs the steps (frames, a step command, kernels back to
+/// back or one after another), this is what the person got.
 class DeliveredRate {
  public:
-  /// The instances (width, height, generation) at `now_s` seconds.
-  void add(double now_s, const std::vector<std::array<std::uint64_t, 3>>& instances);
+  /// `cells` updated (cells times generations, every instance) since the last add, at `now_s`.
+  void add(double now_s, double cells);
   /// Over the last kWindowSeconds (0 before two samples, or when nothing advanced).
   double per_second() const;
   /// Every cell update counted since the start.
@@ -56,7 +54,6 @@ class DeliveredRate {
   static constexpr double kWindowSeconds = 1.0;
 
  private:
-  std::vector<std::array<std::uint64_t, 3>> last_;
   std::deque<std::pair<double, double>> window_;  // (time, total then), oldest first
   double total_ = 0;
 };

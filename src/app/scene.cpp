@@ -383,6 +383,9 @@ Effects Scene::apply(const Command& command) {
             engine_.step(n);
             left -= n;
           }
+          for (const auto& [w, h] : dims_)
+            stepped_cells_ +=
+                static_cast<double>(w) * static_cast<double>(h) * static_cast<double>(c.generations);
         } else if constexpr (std::is_same_v<T, cmd::Frames>) {
           if (c.count < 1)
             throw InputError("frames: frame count must be 1 or more, got " + std::to_string(c.count));

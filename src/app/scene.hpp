@@ -86,6 +86,13 @@ class Scene {
   /// Whether cells were drawn or a pattern loaded into any instance since it was last saved (or
   /// made anew): a quit then asks first.
   bool unsaved() const;
+  /// Cells times generations advanced by step commands since the last call (for the delivered
+  /// rate); the frame loop counts its own steps.
+  double take_stepped_cells() {
+    const double c = stepped_cells_;
+    stepped_cells_ = 0;
+    return c;
+  }
 
   /// Applies one command. Throws InputError (bad input: the scene is unchanged), DeviceError, or
   /// ExpectationFailed. Instance numbers are checked here.
@@ -140,6 +147,7 @@ class Scene {
   std::vector<view::View> views_;
   std::vector<std::pair<int, int>> dims_;
   std::vector<bool> unsaved_;  // per instance: drawn on or loaded since last saved
+  double stepped_cells_ = 0;   // take_stepped_cells
   view::Rect area_{0, 0, 1600, 900};
   bool paused_ = false;
   bool grid_ = true;
