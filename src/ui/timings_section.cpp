@@ -210,12 +210,8 @@ void draw_totals(const PanelModel& model) {
   } else {
     ImGui::TextDisabled("\xE2\x80\x94");
   }
-  total_label("host syncs", "Blocking host-device calls per frame (0 expected)");
-  ImGui::PushStyleColor(ImGuiCol_Text, model.host_syncs_per_frame == 0 ? colour::good : colour::warn);
-  ImGui::Text("%" PRIu64 " / frame", model.host_syncs_per_frame);
-  ImGui::PopStyleColor();
-  // Two throughputs, named for what they are: what the app advanced per second, and what the
-  // kernels would do back to back (the app also waits for vsync, displays and the host).
+  // Two throughputs side by side, named for what they are: what the app advanced per second, and
+  // what the kernels would do back to back (the app also waits for vsync, displays and the host).
   total_label("delivered",
               "Cell updates delivered: cells times generations actually advanced per wall-clock second "
               "over the last second (0 while paused).");
@@ -224,6 +220,10 @@ void draw_totals(const PanelModel& model) {
               "Sum of the instances' step rates while stepping: what the kernels do back to back, not "
               "what the app delivers.");
   ImGui::Text("%s cells/s", format_si(model.kernel_cups, a, sizeof a));
+  total_label("host syncs", "Blocking host-device calls per frame (0 expected)");
+  ImGui::PushStyleColor(ImGuiCol_Text, model.host_syncs_per_frame == 0 ? colour::good : colour::warn);
+  ImGui::Text("%" PRIu64 " / frame", model.host_syncs_per_frame);
+  ImGui::PopStyleColor();
   total_label("backend", "The engine that runs the instances (the device is named at the top)");
   ImGui::TextUnformatted(model.backend.c_str());
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", model.device.c_str());
@@ -238,6 +238,19 @@ void draw_totals(const PanelModel& model) {
                                              : ImGui::GetColorU32(ImGuiCol_Text));
     ImGui::TextUnformatted(model.display_path.c_str());
     ImGui::PopStyleColor();
+  } else if (!gpu) {
+    // The CUDA display path (--display-path) means nothing here: the CPU engine's tiles are uploaded
+    // from host memory.
+    ImGui::TableNextColumn();
+    ImGui::PushStyleColor(ImGuiCol_Text, colour::dim);
+    ImGui::TextUnformatted("display");
+    ImGui::PopStyleColor();
+    setting_tip(false, "How a CUDA engine's tiles reach the screen (--display-path).");
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("host upload");
+    setting_tip(false,
+                "The CPU engine's tiles are uploaded from host memory each frame; the CUDA display "
+                "paths (interop, textbook) are for a GPU engine.");
   }
   // Several GPUs: each one's part of the frame (its own clock): span, busy, concurrency. A row per
   // GPU the instances run on, whether this frame's figures came or not, so that nothing below moves.

@@ -18,6 +18,7 @@ namespace {
 
 constexpr float kFadedAlpha = 0.45f;  // settings that do nothing on this engine: readable, clearly secondary
 constexpr float kTipWrapEm = 30.f;    // tooltips wrap at this many font sizes: about 60 characters a line
+constexpr float kTipLeastEm = 10.f;   // the least width, in font sizes, of a tooltip right of the panel
 constexpr std::size_t kBadgeRowsListed = 12;  // members listed in a badge's tooltip: the rest are counted
 
 bool escape_pressed() { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false); }
@@ -130,7 +131,9 @@ void field_tip(const char* help, const std::string& error, bool error_below, boo
       std::max(has_help ? ImGui::CalcTextSize(help).x : 0.f, ImGui::CalcTextSize(error.c_str()).x);
   wrap = std::min(wrap, text_w + 1);
   ImVec2 pos;
-  if (io.DisplaySize.x - right - gap >= std::min(wrap, tip_wrap() * 0.5f) + pad) {
+  // Right of the panel wherever a tooltip of a dozen words a line fits there (over the tiles it
+  // hides nothing of the panel); below the error line only in a display too narrow for that.
+  if (io.DisplaySize.x - right - gap >= std::min(wrap, ImGui::GetFontSize() * kTipLeastEm) + pad) {
     wrap = std::min(wrap, io.DisplaySize.x - right - gap - pad);
     pos = ImVec2(right, field_min.y);
   } else {
