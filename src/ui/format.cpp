@@ -1,6 +1,6 @@
 // format.cpp — engineering-notation and millisecond formatting for the panel's tables, without
-// printf (the timings table formats about a hundred numbers per frame; issue 6 wants the panel
-// to cost nothing visible).
+// printf (the timings table formats about a hundred numbers per frame, and the panel must cost
+// nothing visible).
 #include "ui/format.hpp"
 
 #include <cmath>

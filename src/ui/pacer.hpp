@@ -1,6 +1,6 @@
 // pacer.hpp — when the app rebuilds its ImGui frame. Building the panel costs a few tenths of a
-// millisecond of CPU; at hundreds of frames per second that is more than issue 6 allows (the
-// timings must cost nothing visible), and nobody reads figures faster than a display refreshes.
+// millisecond of CPU; at hundreds of frames per second that is more than the timings may cost
+// (nothing visible), and nobody reads figures faster than a display refreshes.
 // So the app rebuilds (ImGui::NewFrame, Panel::draw, ImGui::Render) only when due() says so and
 // otherwise renders the previous ImGui::GetDrawData() again, which stays valid until the next
 // NewFrame.

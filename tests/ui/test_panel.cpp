@@ -140,8 +140,8 @@ TEST_F(PanelTest, ValidRuleIsAppliedToAllOnEnter) {
   EXPECT_EQ(set.rule, parse_rule("B36/S23"));
 }
 
-// Issue 10: a first bad key in an instance's rule field set the error between the colour's push
-// and its pop, and ImGui's assertion aborted the app. Bad then good text, key by key.
+// An error set by a first bad key, between the field colour's push and its pop, must not unbalance
+// them (an ImGui assertion, an abort in Debian's build). Bad then good text, key by key.
 TEST_F(PanelTest, TypingBadThenGoodTextIntoAnInstanceRuleKeepsThePanelAlive) {
   frame();
   focus_text(instance_rule_item(0));
@@ -172,8 +172,8 @@ TEST_F(PanelTest, EscInAnInstanceRuleFieldChangesNothing) {
   for (int i = 0; i < 3; ++i) EXPECT_TRUE(frame().empty());
 }
 
-// Issue 10: after one instance's rule changed, Rule (all) still held "B3/S23"; a key and Esc put
-// that stale text back as an edit and gave it to every instance.
+// With the instances' rules differing, Rule (all) shows none (hint "mixed"): a key and Esc must not
+// give a stale common rule to every instance.
 TEST_F(PanelTest, RuleAllSaysMixedAndEscChangesNothing) {
   frame();
   EXPECT_STREQ(panel_.rule_all_text(), "B3/S23");
