@@ -107,15 +107,14 @@ void setting_tip(bool gpu, const char* tip) {
 
 void field_tip(const char* help, const std::string& error, bool error_below, bool editing) {
   const bool hovered = ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled);
-  const bool active = editing;
   const bool has_help = help != nullptr && *help != '\0';
-  if (!active && error.empty()) {
+  if (!editing && error.empty()) {
     if (hovered && has_help) tooltip(help);
     return;
   }
-  if (!hovered && !active) return;
+  if (!hovered && !editing) return;
   if (!has_help && error.empty()) return;
-  // Beside the field: right of the panel (the root window: a scrolling table is a child of it) at
+  // Beside the field: right of the panel (the root window: the Instances box is a child of it) at
   // the field's height, so that the field, its error line and the rows around it stay readable;
   // below the error line when the display has no room right of the panel.
   const ImGuiIO& io = ImGui::GetIO();
@@ -131,8 +130,8 @@ void field_tip(const char* help, const std::string& error, bool error_below, boo
       std::max(has_help ? ImGui::CalcTextSize(help).x : 0.f, ImGui::CalcTextSize(error.c_str()).x);
   wrap = std::min(wrap, text_w + 1);
   ImVec2 pos;
-  // Right of the panel wherever a tooltip of a dozen words a line fits there (over the tiles it
-  // hides nothing of the panel); below the error line only in a display too narrow for that.
+  // Right of the panel wherever a tooltip kTipLeastEm wide fits there (over the tiles it hides
+  // nothing of the panel); below the error line only in a display too narrow for that.
   if (io.DisplaySize.x - right - gap >= std::min(wrap, ImGui::GetFontSize() * kTipLeastEm) + pad) {
     wrap = std::min(wrap, io.DisplaySize.x - right - gap - pad);
     pos = ImVec2(right, field_min.y);
