@@ -43,7 +43,7 @@ void InstancesSection::draw(const PanelModel& model, const std::vector<CrossChec
   const float pad = style.FramePadding.x * 2;
   // Every column keeps the width its content needs, the rule column at least a long rule whole
   // and otherwise what the others leave; a panel narrower than their sum scrolls the table
-  // sideways, the instance number staying.
+  // sideways.
   static constexpr const char* kNames[kColumns] = {"#",       "variant", "rule", "k",
                                                    "runs on", "check",   "live", "gen"};
   constexpr int kRuleColumn = 2;
@@ -102,7 +102,7 @@ void InstancesSection::draw(const PanelModel& model, const std::vector<CrossChec
     ImGui::PopStyleVar();
     return;
   }
-  ImGui::TableSetupScrollFreeze(1, 1);
+  ImGui::TableSetupScrollFreeze(0, 1);
   for (int c = 0; c < kColumns; ++c)
     ImGui::TableSetupColumn(kNames[c], ImGuiTableColumnFlags_WidthFixed, widths[c]);
   static constexpr const char* kHeaderTips[kColumns] = {
