@@ -66,8 +66,8 @@ std::optional<StreamMode> parse_stream_mode(std::string_view name) {
 
 void check_timing_period(int period) {
   if (period < 1 || period > kMaxTimingPeriod) {
-    throw InputError("timing period " + std::to_string(period) + " is outside 1.." +
-                     std::to_string(kMaxTimingPeriod) + " frames");
+    throw InputError("timing period must be 1.." + std::to_string(kMaxTimingPeriod) + ", got " +
+                     std::to_string(period));
   }
 }
 

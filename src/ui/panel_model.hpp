@@ -141,10 +141,7 @@ inline FrameBound frame_bound(const PanelModel& m) {
 
 /// Whether the engine runs on a GPU (CUDA): variants, k and the stream mode then mean something.
 inline bool runs_on_gpu(const PanelModel& m) { return m.backend == "cuda"; }
-
-/// Header tooltip of the settings a CPU engine keeps but does not use.
-inline constexpr const char* kCudaSettingsTip =
-    "CUDA settings: the CPU engine runs one reference code for every variant; they are kept for "
+ they are kept for "
     "when a GPU runs them.";
 
 }  // namespace ls::ui

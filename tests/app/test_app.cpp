@@ -204,6 +204,60 @@ TEST(App, CtrlQAsksFirstAfterADrawnCell) {
       << "Enter did not confirm the quit";
 }
 
+// A refused Enter keeps the keys in the field: the S and Tab typed next are the field's (no
+// screenshot), and after the corrected rule's Enter the keys go back to the tiles (S saves one).
+std::string keys_fields(ScratchDir& dir, int display, const std::string& scenario) {
+  const std::string command = "XDG_CONFIG_HOME=\"$PWD/config\" " +
+                              under_xvfb(display, "sh '" + source_dir() + "/tests/app/keys_fields.sh' " +
+                                                      quoted_app() + " \"$PWD\" " + scenario);
+  if (shell(dir, command) != 0)
+    return "keys_fields.sh " + scenario + " failed: " + dir.read("out.txt") + dir.read("app.err");
+  return "";
+}
+
+TEST(App, ARefusedEnterKeepsTheKeysInTheField) {
+  ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
+  ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
+  ScratchDir dir;
+  ASSERT_EQ(keys_fields(dir, 183, "rule"), "");
+  EXPECT_EQ(dir.read("shots-refused"), "0\n") << "S after a refused Enter reached the tiles";
+  EXPECT_EQ(dir.read("shots-applied"), "1\n") << "S after a good Enter did not reach the tiles";
+  const std::string report = dir.read("report.json");
+  const std::regex rule_re("\"rule\": \"([^\"]*)\"");
+  int instances = 0;
+  for (auto it = std::sregex_iterator(report.begin(), report.end(), rule_re); it != std::sregex_iterator();
+       ++it) {
+    EXPECT_EQ((*it)[1], "B36/S23") << report;
+    ++instances;
+  }
+  EXPECT_EQ(instances, 4) << report;
+}
+
+TEST(App, ARefusedInstanceCountKeepsTheKeysInTheField) {
+  ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
+  ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
+  ScratchDir dir;
+  ASSERT_EQ(keys_fields(dir, 184, "count"), "");
+  EXPECT_EQ(dir.read("shots-refused"), "0\n") << "S after a refused Enter reached the tiles";
+}
+
+// Enter in Seed makes new soups at once (every instance back at generation 0), as Reset all does.
+TEST(App, EnterInSeedMakesNewSoupsAtOnce) {
+  ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
+  ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
+  ScratchDir dir;
+  ASSERT_EQ(keys_fields(dir, 185, "seed"), "");
+  const std::string report = dir.read("report.json");
+  const std::regex gen_re("\"generation\": ([0-9]+)");
+  int instances = 0;
+  for (auto it = std::sregex_iterator(report.begin(), report.end(), gen_re); it != std::sregex_iterator();
+       ++it) {
+    EXPECT_EQ((*it)[1], "0") << report;
+    ++instances;
+  }
+  EXPECT_EQ(instances, 4) << report;
+}
+
 // Bad input anywhere: exit status 2 (1 for a failed expectation, 3 without a display) and one line
 // on stderr that names the problem.
 struct Failure {

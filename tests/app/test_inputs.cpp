@@ -276,7 +276,7 @@ TEST_F(InputsTest, OutOfRangeCommandsFromThePanel) {
   expect_refused(cmd::GensPerFrame{1025}, "generations per frame 1025", "1..1024");
   expect_refused(cmd::GensPerLaunch{Target{true, 0}, 0}, "k 0", "1..64");
   expect_refused(cmd::GensPerLaunch{Target{false, 1}, 65}, "k 65", "1..64");
-  expect_refused(cmd::Step{-5}, "step -5", "step");
+  expect_refused(cmd::Step{-5}, "step -5", "generation count must be 1..");
   expect_refused(cmd::Frames{-1}, "frames -1", "frame");
   expect_refused(cmd::Zoom{Target{false, 0}, 0.0}, "zoom 0", "zoom");
   expect_refused(cmd::Zoom{Target{false, 0}, -2.0}, "zoom -2", "zoom");
@@ -439,6 +439,51 @@ TEST(DevicesCommand, MovesOrIsRefusedChangingNothing) {
   EXPECT_EQ(engine.instance_devices(0), std::vector<int>{1});
   EXPECT_EQ(engine.summarize(0).hash, hash);
   EXPECT_EQ(engine.status(0).generation, 9u);
+}
+
+}  // namespace
+}  // namespace ls::app
+
+namespace ls::app {
+namespace {
+
+// A range reads the same wherever it is checked: the script parser's refusal of a line and the
+// executor's refusal of the same command from the panel give one message.
+TEST(RangeWording, TheParserAndTheExecutorStateEachRangeAlike) {
+  CpuEngine engine(1);
+  SceneSettings settings;
+  settings.width = 64;
+  settings.height = 64;
+  Scene scene(engine, settings);
+  scene.populate(1, "");
+  const Target all{true, 0};
+  const std::pair<const char*, Command> cases[] = {
+      {"step 0", cmd::Step{0}},
+      {"frames 0", cmd::Frames{0}},
+      {"zoom all 5000", cmd::Zoom{all, 5000}},
+      {"density 2", cmd::Density{2}},
+      {"generations-per-frame 2000", cmd::GensPerFrame{2000}},
+      {"generations-per-launch all 65", cmd::GensPerLaunch{all, 65}},
+      {"timing-period 1001", cmd::TimingPeriod{1001}},
+  };
+  for (const auto& [line, command] : cases) {
+    SCOPED_TRACE(line);
+    std::string parsed, executed;
+    try {
+      parse_command(line);
+    } catch (const InputError& e) {
+      parsed = e.what();
+    }
+    try {
+      scene.execute(command);
+    } catch (const InputError& e) {
+      executed = e.what();
+    }
+    ASSERT_FALSE(parsed.empty());
+    ASSERT_FALSE(executed.empty());
+    // The parser's says where ("column C: "); what follows is the executor's message.
+    EXPECT_EQ(parsed.substr(parsed.find(": ") + 2), executed);
+  }
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "app_test_util.hpp"
 #include "core/cpu_engine.hpp"
 #include "render/tile_pixels.hpp"
+#include "ui/panel.hpp"
 #include "view/view.hpp"
 
 namespace ls::app {
@@ -140,8 +141,8 @@ void expect_panel_width(const std::string& settings, int width) {
 TEST(Settings, TheAppOpensThePanelAtTheRememberedWidth) { expect_panel_width("panel_width = 700\n", 700); }
 
 TEST(Settings, TheAppOpensThePanelAtItsDefaultWidthWhenTheFileIsBad) {
-  // The default: 540 px, at most 45% of the window.
-  expect_panel_width("panel_width = seven hundred\n", 540);
+  // The default: ui::kDefaultWidth, at most 45% of the window.
+  expect_panel_width("panel_width = seven hundred\n", static_cast<int>(ui::kDefaultWidth));
 }
 
 }  // namespace

@@ -79,9 +79,9 @@ TEST(Window, MinimisedRestoredAndClosedWhileMinimised) {
   EXPECT_LT(std::stol(ticks), 30) << "CPU ticks spent in one second minimised";
 }
 
-TEST(Window, EscapeAt1x1Quits) {
+TEST(Window, CtrlQAt1x1Quits) {
   ScratchDir dir;
-  run_window_scenario("escape", dir, 160);
+  run_window_scenario("ctrl-q", dir, 160);
 }
 
 // Xlib's default error handler would print the failed request and exit 1: the app quits as if

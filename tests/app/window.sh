@@ -4,7 +4,7 @@
 #   resize:   1x1 and back, thin and tall, several times, then a close request mid-frame;
 #   minimise: minimised and restored (CPU ticks spent while minimised go to DIR/idle_ticks),
 #             minimised again and closed while minimised;
-#   escape:   resized to 1x1, Escape pressed;
+#   ctrl-q:   resized to 1x1, Ctrl+Q pressed;
 #   destroy:  the window destroyed by another client (XDestroyWindow, not a close request);
 #   destroy-screenshot: the same, with --screenshot shot.png asked for (nothing left to draw it on);
 #   fit:      opened at the default size (no --size), its geometry written to DIR/geometry
@@ -61,11 +61,11 @@ case $scenario in
     sleep 0.3
     "$wm" close "$wid"
     ;;
-  escape)
+  ctrl-q)
     xdotool windowsize "$wid" 1 1
     sleep 0.3
     xdotool windowfocus --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid"
-    xdotool key Escape
+    xdotool key ctrl+q
     ;;
   destroy | destroy-screenshot)
     xdotool windowclose "$wid"

@@ -195,6 +195,32 @@ TEST(CpuEngine, GraphModeKeepsARowPerInstanceAndMeasuresHostEnqueue) {
   EXPECT_EQ(engine.frame_graph_stats().builds, 0u);
 }
 
+// Frames of another length, another variant or k, or another stream mode are another workload:
+// the rolling statistics (and the cell rate from them) start again.
+TEST(CpuEngine, TimingStatisticsRestartWhenTheWorkloadChanges) {
+  CpuEngine e(1);
+  InstanceSpec s;
+  s.width = 64;
+  s.height = 64;
+  e.add(s);
+  e.add(s);
+  for (int frame = 0; frame < 5; ++frame) e.step(2);
+  EXPECT_EQ(e.status(0).step_ms.samples, 5);
+  e.step(256);
+  EXPECT_EQ(e.status(0).step_ms.samples, 1);
+  EXPECT_EQ(e.status(1).step_ms.samples, 1);
+  e.step(256);
+  e.set_variant(0, Variant::global);
+  EXPECT_EQ(e.status(0).step_ms.samples, 0);
+  EXPECT_EQ(e.status(1).step_ms.samples, 2) << "another instance's variant is not this one's workload";
+  e.set_generations_per_launch(1, 8);
+  EXPECT_EQ(e.status(1).step_ms.samples, 0);
+  e.step(256);
+  e.set_stream_mode(StreamMode::shared);
+  EXPECT_EQ(e.status(0).step_ms.samples, 0);
+  EXPECT_EQ(e.status(1).step_ms.samples, 0);
+}
+
 TEST(CpuEngine, TimingPeriodTimesOneFrameInN) {
   CpuEngine e(1);
   InstanceSpec s;
@@ -208,7 +234,7 @@ TEST(CpuEngine, TimingPeriodTimesOneFrameInN) {
   EXPECT_THROW(e.set_timing_period(kMaxTimingPeriod + 1), InputError);
   EXPECT_EQ(e.timing_period(), 4);
   for (int frame = 0; frame < 12; ++frame) {
-    e.step(2);
+    e.step(1);
     for (std::size_t i = 0; i < e.size(); ++i) {
       e.begin_display(i);
       e.end_display(i);
@@ -234,7 +260,7 @@ TEST(CpuEngine, TimingPeriodTimesOneFrameInN) {
   }
   EXPECT_EQ(e.status(0).step_ms.samples, 9);
   Lattice reference = Lattice::random(64, 64, 0.25, 1);
-  cpu_run(reference, Rule::life(), 31);
+  cpu_run(reference, Rule::life(), 19);
   EXPECT_EQ(e.summarize(1).hash, reference.hash());
 }
 
