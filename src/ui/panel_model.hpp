@@ -141,7 +141,5 @@ inline FrameBound frame_bound(const PanelModel& m) {
 
 /// Whether the engine runs on a GPU (CUDA): variants, k and the stream mode then mean something.
 inline bool runs_on_gpu(const PanelModel& m) { return m.backend == "cuda"; }
- they are kept for "
-    "when a GPU runs them.";
 
 }  // namespace ls::ui
