@@ -7,7 +7,15 @@
 #   escape: Esc with the Variant (all) dropdown open (DIR/alive-popup), with the help open
 #           (DIR/alive-help) and with nothing open (DIR/alive-nothing) leaves the app running;
 #   unsaved: a cell drawn (Ctrl+click on instance 0's tile), then Ctrl+Q asks (DIR/alive-asked),
-#           Esc stays (DIR/alive-stayed), Ctrl+Q asks again and Enter quits.
+#           Esc stays (DIR/alive-stayed), Ctrl+Q asks again and Enter quits;
+#   refused-rule: Rule (all) gets B3/S2x + Enter, which is refused: the field keeps the keyboard,
+#           so S and Tab that follow go to it (no screenshot: DIR/shots-refused holds 0). Esc leaves
+#           the field; Rule (all) then gets B36/S23 + Enter, which applies and gives the keys back
+#           to the tiles: S saves one screenshot (DIR/shots-applied holds 1);
+#   refused-count: the Instances slider (at 250,73) typed into (Ctrl+click) with 99 + Enter,
+#           refused (1..64): S goes to the field, not the tiles (DIR/shots-refused holds 0);
+#   seed: Space pauses, then Seed (at 190,208) gets 7 + Enter: every instance starts again from a
+#           new soup at generation 0 (the report), without Reset all.
 set -eu
 app=$1
 dir=$2
@@ -35,12 +43,18 @@ hold() {
   xdotool keyup "$1"
   sleep 0.2
 }
-edit_rule() {
-  xdotool mousemove --window "$wid" 300 119 click 1
+# Clicks the field at ($1, $2), selects its text and types $3.
+edit() {
+  xdotool mousemove --window "$wid" "$1" "$2" click 1
   sleep 0.3
   hold ctrl+a
-  xdotool type --delay 40 "$1"
+  xdotool type --delay 40 "$3"
   sleep 0.3
+}
+edit_rule() { edit 300 119 "$1"; }
+# The screenshots the S key saved so far, into file $1.
+shots() {
+  find . -maxdepth 1 -name 'lifestreams*.png' | wc -l | tr -d ' ' >"$1"
 }
 alive() {
   if kill -0 "$pid" 2>/dev/null; then echo yes >"$1"; fi
@@ -89,6 +103,40 @@ case $scenario in
     hold ctrl+q
     sleep 0.3
     hold Return
+    ;;
+  refused-rule)
+    edit_rule B3/S2x
+    hold Return
+    hold s
+    hold Tab
+    sleep 0.5
+    shots shots-refused
+    hold Escape
+    edit_rule B36/S23
+    hold Return
+    sleep 0.3
+    hold s
+    sleep 1
+    shots shots-applied
+    ;;
+  refused-count)
+    xdotool mousemove --window "$wid" 250 73 keydown ctrl click 1 keyup ctrl
+    sleep 0.3
+    hold ctrl+a
+    xdotool type --delay 40 99
+    sleep 0.3
+    hold Return
+    hold s
+    sleep 0.5
+    shots shots-refused
+    hold Escape
+    ;;
+  seed)
+    hold space
+    sleep 0.3
+    edit 190 208 7
+    hold Return
+    sleep 0.5
     ;;
 esac
 [ "$scenario" = unsaved ] || xdotool key ctrl+q

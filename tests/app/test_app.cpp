@@ -127,21 +127,34 @@ TEST(App, ScriptHeadlessCuda) {
   run_scene_script("", "--headless --backend cuda");
 }
 
+// Runs tests/app/keys.sh SCENARIO under its own Xvfb display: "" when it ran to the end, else why not.
+std::string run_keys(ScratchDir& dir, int display, const std::string& scenario) {
+  if (!have_program("xvfb-run")) return "xvfb-run is missing: run scripts/setup.sh";
+  if (!have_program("xdotool")) return "xdotool is missing: run scripts/setup.sh";
+  const std::string command = "XDG_CONFIG_HOME=\"$PWD/config\" " +
+                              under_xvfb(display, "sh '" + source_dir() + "/tests/app/keys.sh' " +
+                                                      quoted_app() + " \"$PWD\" " + scenario);
+  if (shell(dir, command) != 0)
+    return "keys.sh " + scenario + ": " + dir.read("out.txt") + dir.read("app.err");
+  return "";
+}
+
+/// Every value of `"field": ...` in a --report, in order (strings without their quotes).
+std::vector<std::string> report_values(const std::string& report, const std::string& field) {
+  std::vector<std::string> out;
+  const std::regex re("\"" + field + "\": \"?([^\",}]*)");
+  for (auto it = std::sregex_iterator(report.begin(), report.end(), re); it != std::sregex_iterator(); ++it)
+    out.push_back((*it)[1]);
+  return out;
+}
+
 // Real key presses: Space pauses, = adds an instance, N steps one generation, Ctrl+Q quits.
 TEST(App, KeysPauseAddAndStep) {
-  ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
-  ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
   ScratchDir dir;
-  const std::string command =
-      "XDG_CONFIG_HOME=\"$PWD/config\" " +
-      under_xvfb(120, "sh '" + source_dir() + "/tests/app/keys.sh' " + quoted_app() + " \"$PWD\"");
-  ASSERT_EQ(shell(dir, command), 0) << dir.read("out.txt") << dir.read("app.err");
+  ASSERT_EQ(run_keys(dir, 120, "keys"), "");
   const std::string report = dir.read("report.json");
   std::vector<long long> generations;
-  const std::regex gen_re("\"generation\": ([0-9]+)");
-  for (auto it = std::sregex_iterator(report.begin(), report.end(), gen_re); it != std::sregex_iterator();
-       ++it)
-    generations.push_back(std::stoll((*it)[1]));
+  for (const std::string& g : report_values(report, "generation")) generations.push_back(std::stoll(g));
   ASSERT_EQ(generations.size(), 5u) << "= adds a fifth instance\n" << report;
   // The added instance started at 0 while paused, so only N moved it: exactly one generation.
   EXPECT_EQ(generations[4], 1) << report;
@@ -153,109 +166,54 @@ TEST(App, KeysPauseAddAndStep) {
 // Esc in a text field cancels the edit (Dear ImGui's way), it does not quit the app: the rule typed
 // with Enter holds, the one cancelled with Esc never applies, and Ctrl+Q quits.
 TEST(App, EscWhileEditingCancelsTheEditNotTheApp) {
-  ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
-  ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
   ScratchDir dir;
-  const std::string command =
-      "XDG_CONFIG_HOME=\"$PWD/config\" " +
-      under_xvfb(180, "sh '" + source_dir() + "/tests/app/keys.sh' " + quoted_app() + " \"$PWD\" typing");
-  ASSERT_EQ(shell(dir, command), 0) << dir.read("out.txt") << dir.read("app.err");
+  ASSERT_EQ(run_keys(dir, 180, "typing"), "");
   EXPECT_EQ(dir.read("alive"), "yes\n") << "the Esc that cancelled the edit quit the app";
-  const std::string report = dir.read("report.json");
-  const std::regex rule_re("\"rule\": \"([^\"]*)\"");
-  int instances = 0;
-  for (auto it = std::sregex_iterator(report.begin(), report.end(), rule_re); it != std::sregex_iterator();
-       ++it) {
-    EXPECT_EQ((*it)[1], "B36/S23") << report;
-    ++instances;
-  }
-  EXPECT_EQ(instances, 4) << report;
+  EXPECT_EQ(report_values(dir.read("report.json"), "rule"), std::vector<std::string>(4, "B36/S23"));
 }
 
 // Esc closes the topmost open thing and otherwise does nothing: with a dropdown open, with the help
 // open and with nothing open the app keeps running; Ctrl+Q, with nothing unsaved, quits at once.
 TEST(App, EscClosesWhatIsOpenAndNeverQuits) {
-  ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
-  ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
   ScratchDir dir;
-  const std::string command =
-      "XDG_CONFIG_HOME=\"$PWD/config\" " +
-      under_xvfb(181, "sh '" + source_dir() + "/tests/app/keys.sh' " + quoted_app() + " \"$PWD\" escape");
-  ASSERT_EQ(shell(dir, command), 0) << dir.read("out.txt") << dir.read("app.err");
+  ASSERT_EQ(run_keys(dir, 181, "escape"), "");
   EXPECT_EQ(dir.read("alive-popup"), "yes\n") << "Esc with a dropdown open quit the app";
   EXPECT_EQ(dir.read("alive-help"), "yes\n") << "Esc with the help open quit the app";
   EXPECT_EQ(dir.read("alive-nothing"), "yes\n") << "Esc with nothing open quit the app";
-  EXPECT_NE(dir.read("report.json").find("\"instances\""), std::string::npos) << "Ctrl+Q did not end the run";
+  EXPECT_EQ(report_values(dir.read("report.json"), "rule").size(), 4u) << "Ctrl+Q did not end the run";
 }
 
 // A drawn cell is unsaved work: Ctrl+Q asks first (the app keeps running), Esc answers "stay", and
 // Ctrl+Q then Enter quits with status 0.
 TEST(App, CtrlQAsksFirstAfterADrawnCell) {
-  ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
-  ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
   ScratchDir dir;
-  const std::string command =
-      "XDG_CONFIG_HOME=\"$PWD/config\" " +
-      under_xvfb(182, "sh '" + source_dir() + "/tests/app/keys.sh' " + quoted_app() + " \"$PWD\" unsaved");
-  ASSERT_EQ(shell(dir, command), 0) << dir.read("out.txt") << dir.read("app.err");
+  ASSERT_EQ(run_keys(dir, 182, "unsaved"), "");
   EXPECT_EQ(dir.read("alive-asked"), "yes\n") << "Ctrl+Q after a drawn cell quit without asking";
   EXPECT_EQ(dir.read("alive-stayed"), "yes\n") << "Esc on the question quit the app";
-  EXPECT_NE(dir.read("report.json").find("\"instances\""), std::string::npos)
-      << "Enter did not confirm the quit";
+  EXPECT_EQ(report_values(dir.read("report.json"), "rule").size(), 4u) << "Enter did not confirm the quit";
 }
 
 // A refused Enter keeps the keys in the field: the S and Tab typed next are the field's (no
 // screenshot), and after the corrected rule's Enter the keys go back to the tiles (S saves one).
-std::string keys_fields(ScratchDir& dir, int display, const std::string& scenario) {
-  const std::string command = "XDG_CONFIG_HOME=\"$PWD/config\" " +
-                              under_xvfb(display, "sh '" + source_dir() + "/tests/app/keys_fields.sh' " +
-                                                      quoted_app() + " \"$PWD\" " + scenario);
-  if (shell(dir, command) != 0)
-    return "keys_fields.sh " + scenario + " failed: " + dir.read("out.txt") + dir.read("app.err");
-  return "";
-}
-
 TEST(App, ARefusedEnterKeepsTheKeysInTheField) {
-  ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
-  ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
   ScratchDir dir;
-  ASSERT_EQ(keys_fields(dir, 183, "rule"), "");
+  ASSERT_EQ(run_keys(dir, 183, "refused-rule"), "");
   EXPECT_EQ(dir.read("shots-refused"), "0\n") << "S after a refused Enter reached the tiles";
   EXPECT_EQ(dir.read("shots-applied"), "1\n") << "S after a good Enter did not reach the tiles";
-  const std::string report = dir.read("report.json");
-  const std::regex rule_re("\"rule\": \"([^\"]*)\"");
-  int instances = 0;
-  for (auto it = std::sregex_iterator(report.begin(), report.end(), rule_re); it != std::sregex_iterator();
-       ++it) {
-    EXPECT_EQ((*it)[1], "B36/S23") << report;
-    ++instances;
-  }
-  EXPECT_EQ(instances, 4) << report;
+  EXPECT_EQ(report_values(dir.read("report.json"), "rule"), std::vector<std::string>(4, "B36/S23"));
 }
 
 TEST(App, ARefusedInstanceCountKeepsTheKeysInTheField) {
-  ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
-  ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
   ScratchDir dir;
-  ASSERT_EQ(keys_fields(dir, 184, "count"), "");
+  ASSERT_EQ(run_keys(dir, 184, "refused-count"), "");
   EXPECT_EQ(dir.read("shots-refused"), "0\n") << "S after a refused Enter reached the tiles";
 }
 
 // Enter in Seed makes new soups at once (every instance back at generation 0), as Reset all does.
 TEST(App, EnterInSeedMakesNewSoupsAtOnce) {
-  ASSERT_TRUE(have_program("xvfb-run")) << "xvfb-run is missing: run scripts/setup.sh";
-  ASSERT_TRUE(have_program("xdotool")) << "xdotool is missing: run scripts/setup.sh";
   ScratchDir dir;
-  ASSERT_EQ(keys_fields(dir, 185, "seed"), "");
-  const std::string report = dir.read("report.json");
-  const std::regex gen_re("\"generation\": ([0-9]+)");
-  int instances = 0;
-  for (auto it = std::sregex_iterator(report.begin(), report.end(), gen_re); it != std::sregex_iterator();
-       ++it) {
-    EXPECT_EQ((*it)[1], "0") << report;
-    ++instances;
-  }
-  EXPECT_EQ(instances, 4) << report;
+  ASSERT_EQ(run_keys(dir, 185, "seed"), "");
+  EXPECT_EQ(report_values(dir.read("report.json"), "generation"), std::vector<std::string>(4, "0"));
 }
 
 // Bad input anywhere: exit status 2 (1 for a failed expectation, 3 without a display) and one line

@@ -195,15 +195,20 @@ TEST(CpuEngine, GraphModeKeepsARowPerInstanceAndMeasuresHostEnqueue) {
   EXPECT_EQ(engine.frame_graph_stats().builds, 0u);
 }
 
-// Frames of another length, another variant or k, or another stream mode are another workload:
-// the rolling statistics (and the cell rate from them) start again.
-TEST(CpuEngine, TimingStatisticsRestartWhenTheWorkloadChanges) {
-  CpuEngine e(1);
+/// Adds two 64 x 64 soups (the default spec) to `e`.
+void add_two_small(CpuEngine& e) {
   InstanceSpec s;
   s.width = 64;
   s.height = 64;
   e.add(s);
   e.add(s);
+}
+
+// Frames of another length, another variant or k, or another stream mode are another workload:
+// the rolling statistics (and the cell rate from them) start again.
+TEST(CpuEngine, TimingStatisticsRestartWhenTheWorkloadChanges) {
+  CpuEngine e(1);
+  add_two_small(e);
   for (int frame = 0; frame < 5; ++frame) e.step(2);
   EXPECT_EQ(e.status(0).step_ms.samples, 5);
   e.step(256);
@@ -223,11 +228,7 @@ TEST(CpuEngine, TimingStatisticsRestartWhenTheWorkloadChanges) {
 
 TEST(CpuEngine, TimingPeriodTimesOneFrameInN) {
   CpuEngine e(1);
-  InstanceSpec s;
-  s.width = 64;
-  s.height = 64;
-  e.add(s);
-  e.add(s);
+  add_two_small(e);
   EXPECT_EQ(e.timing_period(), 1);
   e.set_timing_period(4);
   EXPECT_THROW(e.set_timing_period(0), InputError);
