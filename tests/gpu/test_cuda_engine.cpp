@@ -473,7 +473,7 @@ TEST_F(CudaEngineTest, TimingPeriodTimesOneFrameInNAndKeepsTheStateExact) {
   for (std::size_t i = 0; i < engine.size(); ++i) {
     const InstanceStatus s = engine.status(i);
     SCOPED_TRACE(std::string(variant_name(s.variant)));
-    EXPECT_EQ(s.step_ms.samples, 26);
+    EXPECT_EQ(s.step_ms.samples, 16);
     Lattice reference = Lattice::random(256, 128, 0.3, 40 + static_cast<int>(i));
     cpu_run(reference, Rule::life(), 286);
     ASSERT_TRUE(s.summary.has_value());
