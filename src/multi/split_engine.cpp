@@ -195,6 +195,7 @@ void SplitEngine::harvest_timings() {
 void SplitEngine::step(int generations) {
   if (generations <= 0 || instances_.empty()) return;  // no frame
   ++frames_;
+  last_step_generations_ = generations;
   harvest_timings();
   const std::optional<std::uint64_t> timed = timings_.start_frame();
   for (auto& e : instances_) {
@@ -246,20 +247,20 @@ InstanceStatus SplitEngine::status(std::size_t index) const {
   s.summary = l.newest_summary();
   if (s.summary) {
     // Asked in one of the newest requests: as old as that request. Older than all of them (the
-    // summaries take longer than the frames that ask for them): older than the oldest, so that
-    // the label and the panel say which generation it counted rather than pass it off as current.
+    // summaries take longer than the frames that ask for them): its age from the generations it
+    // lags by, at the frames' present length, so that the label and the panel say which
+    // generation it counted rather than pass it off as current.
     bool found = false;
-    std::uint64_t oldest = frames_;
     for (const auto& [generation, frame] : e.asked) {
-      if (e.next_asked == 0) break;
-      oldest = std::min(oldest, frame);
-      if (generation == s.summary->generation) {
+      if (e.next_asked > 0 && generation == s.summary->generation) {
         s.summary_frames_ago = frames_ - frame;
         found = true;
       }
     }
-    if (!found && s.summary->generation != s.generation)
-      s.summary_frames_ago = std::max<std::uint64_t>(frames_ - oldest + 1, kFreshSummaryFrames + 1);
+    if (!found && s.summary->generation < s.generation)
+      s.summary_frames_ago = std::max<std::uint64_t>(
+          (s.generation - s.summary->generation) / static_cast<std::uint64_t>(last_step_generations_),
+          kFreshSummaryFrames + 1);
   }
   s.step_ms = e.timing->step_ms();
   s.summary_ms = e.pacer.cost_ms();

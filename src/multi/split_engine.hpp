@@ -102,7 +102,8 @@ class SplitEngine final : public Engine {
   std::vector<int> devices_;
   std::unique_ptr<DeviceWorkers> workers_;
   std::vector<std::unique_ptr<Entry>> instances_;
-  std::uint64_t frames_ = 0;  // step() calls that stepped: the pacing's and frames_ago's clock
+  std::uint64_t frames_ = 0;       // step() calls that stepped: the pacing's and frames_ago's clock
+  int last_step_generations_ = 1;  // for the age of a summary older than every request kept
   StreamMode mode_ = StreamMode::per_instance;
   int timing_period_ = 1;
   SplitTimings timings_;

@@ -461,6 +461,8 @@ TEST_F(MultiEngineGpuTest, ASplitInstancesSummaryIsCurrentOrMarkedOld) {
     split.request_summaries();
     const InstanceStatus s = split.status(0);
     if (!s.summary) continue;
+    // One generation a frame: a summary's age in frames is the generations it lags by.
+    EXPECT_EQ(s.summary_frames_ago, s.generation - s.summary->generation) << "frame " << frame;
     if (summary_is_old(s)) continue;
     EXPECT_LE(s.generation - s.summary->generation, kFreshSummaryFrames)
         << "frame " << frame << ": a summary of generation " << s.summary->generation
