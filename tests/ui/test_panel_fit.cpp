@@ -305,7 +305,8 @@ TEST_F(PanelFitTest, TheHelpFitsASmallWindowAndWrapsItsActions) {
   EXPECT_LE(keys->Columns[1].MaxX, help->Pos.x + help->Size.x) << "the Action column is cut";
 }
 
-// Where the panel used to show one "cells/s" (a sum of the instances' rates) it names two figures.
+// The panel names two throughputs: delivered (what the app advanced) and kernel rate (the sum of the
+// instances' rates).
 TEST_F(PanelFitTest, TheTotalsShowDeliveredAndKernelRatesNotOneSum) {
   ImGui::GetIO().DisplaySize = ImVec2(1600, 2000);
   frame();
