@@ -326,6 +326,8 @@ bool App::start_build(const Command& command) {
 }
 
 void App::poll_build() {
+  // Cancelled builds stop within a chunk of rows; they are let go here, never waited for.
+  std::erase_if(cancelled_builds_, [](const std::unique_ptr<SceneBuild>& b) { return b->finished(); });
   if (!build_ || !build_->finished()) return;
   std::unique_ptr<SceneBuild> done = std::move(build_);
   try {
@@ -341,8 +343,11 @@ void App::poll_build() {
 
 void App::cancel_build() {
   if (!build_) return;
+  // The first instances have nothing to go back to: they are built to the end (Ctrl+Q quits).
+  if (engine_->size() == 0) return;
   const std::string what = build_->plan().what;
-  build_.reset();  // cancels and waits for the worker (it stops within a chunk of rows)
+  build_->cancel();
+  cancelled_builds_.push_back(std::move(build_));
   model_.message = what + ": cancelled, nothing changed";
   pacer_.force();
 }
@@ -368,6 +373,7 @@ void App::fill_panel_model() {
   model_.job.active = build_ != nullptr;
   model_.job.what = build_ ? build_->plan().what : std::string();
   model_.job.fraction = build_ ? build_->fraction() : 0.0;
+  model_.job.cancellable = build_ && engine_->size() > 0;
   refresh_size_refusals();
   model_.paused = scene_->paused();
   model_.grid = scene_->grid();
@@ -547,10 +553,12 @@ void App::apply_effects(const Effects& fx) {
 void App::execute_ui(const std::vector<Command>& commands) {
   for (const Command& c : commands) {
     try {
-      // While a change is built, what would add, replace or move instances waits for it.
+      // While a change is built, what would add, replace or move instances waits for it, and so
+      // does drawing (cells drawn on an instance being rebuilt would vanish at the commit).
       const bool rebuilds = std::holds_alternative<cmd::Size>(c) || std::holds_alternative<cmd::Reset>(c) ||
                             std::holds_alternative<cmd::Instances>(c) ||
-                            std::holds_alternative<cmd::Load>(c) || std::holds_alternative<cmd::Devices>(c);
+                            std::holds_alternative<cmd::Load>(c) || std::holds_alternative<cmd::Devices>(c) ||
+                            std::holds_alternative<cmd::SetCell>(c);
       if (build_ && rebuilds)
         throw InputError("wait for " + build_->plan().what + " to finish, or press Esc to cancel it");
       if (!start_build(c)) apply_effects(scene_->execute(c));

@@ -120,7 +120,8 @@ class App {
 
   // A change built beside the frame loop (a large size, reset or instance count); null when none.
   std::unique_ptr<SceneBuild> build_;
-  double size_refusals_at_s_ = -1;  // when refresh_size_refusals last ran
+  std::vector<std::unique_ptr<SceneBuild>> cancelled_builds_;  // stopping; let go once finished
+  double size_refusals_at_s_ = -1;                             // when refresh_size_refusals last ran
 
   // Frame requests and figures.
   bool quit_ = false;

@@ -134,6 +134,7 @@ std::string count_text(std::size_t n, const char* one) {
 std::optional<ScenePlan> Scene::plan(const Command& command) const {
   ScenePlan p;
   p.command = command;
+  p.count_before = engine_.size();
   // A rebuilt instance keeps its rule, variant and generations per launch; only its cells are new.
   auto keep = [&](std::size_t i, InstanceSpec spec) {
     const InstanceStatus s = engine_.status(i);
@@ -149,7 +150,7 @@ std::optional<ScenePlan> Scene::plan(const Command& command) const {
     after.width = c->width;
     after.height = c->height;
     for (std::size_t i = 0; i < engine_.size(); ++i) keep(i, new_spec(i, after));
-    p.settings = after;
+    p.size = std::make_pair(c->width, c->height);
     p.what = "size " + size_text(c->width, c->height) + " for " + count_text(engine_.size(), "instance");
   } else if (const auto* c = std::get_if<cmd::Reset>(&command)) {
     for (std::size_t i : targets(c->target)) keep(i, new_spec(i));
@@ -185,12 +186,8 @@ Effects Scene::build_and_commit(const ScenePlan& p) {
 }
 
 Effects Scene::commit(const ScenePlan& p, std::vector<std::unique_ptr<PreparedInstance>> prepared) {
-  const std::size_t size = engine_.size();
-  std::size_t appended = 0;
-  for (std::size_t index : p.indices) {
-    if (index > size + appended || (index >= size && index != size + appended++))
-      throw InputError("the instances changed while the new ones were built; nothing was changed");
-  }
+  if (engine_.size() != p.count_before)
+    throw InputError("the instance count changed while the new instances were built; nothing was changed");
   if (prepared.size() != p.specs.size() ||
       std::any_of(prepared.begin(), prepared.end(), [](const auto& x) { return !x; }))
     throw InputError("the new instances were not all built; nothing was changed");
@@ -202,7 +199,8 @@ Effects Scene::commit(const ScenePlan& p, std::vector<std::unique_ptr<PreparedIn
   };
   std::vector<Kept> kept;
   for (std::size_t k = 0; k < p.indices.size(); ++k)
-    if (p.indices[k] < size) kept.push_back(Kept{p.indices[k], engine_.status(p.indices[k]), &p.specs[k]});
+    if (p.indices[k] < p.count_before)
+      kept.push_back(Kept{p.indices[k], engine_.status(p.indices[k]), &p.specs[k]});
   std::vector<Installation> batch;
   for (std::size_t k = 0; k < p.indices.size(); ++k)
     batch.push_back(Installation{p.indices[k], std::move(prepared[k])});
@@ -213,7 +211,7 @@ Effects Scene::commit(const ScenePlan& p, std::vector<std::unique_ptr<PreparedIn
       engine_.set_generations_per_launch(k.index, k.now.generations_per_launch);
     if (k.now.rule != k.planned->rule) engine_.set_rule(k.index, k.now.rule);
   }
-  if (p.settings) settings_ = *p.settings;
+  if (p.size) std::tie(settings_.width, settings_.height) = *p.size;
   refresh_dims();
   for (std::size_t index : p.indices) {
     views_[index] = view::View{};

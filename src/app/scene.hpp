@@ -61,8 +61,11 @@ struct ScenePlan {
   /// Per new instance: the index it replaces, or, from the present count on, an appended one.
   std::vector<std::size_t> indices;
   std::vector<InstanceSpec> specs;
-  std::uint64_t cells = 0;                // cells of the new instances together
-  std::optional<SceneSettings> settings;  // the settings after it (a size)
+  std::uint64_t cells = 0;  // cells of the new instances together
+  /// The lattice size new instances get after it (a size command); the other settings are
+  /// whatever they are at the commit.
+  std::optional<std::pair<int, int>> size;
+  std::size_t count_before = 0;  // the instance count it was planned for
 };
 
 class Scene {

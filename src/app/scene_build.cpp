@@ -2,6 +2,7 @@
 #include "app/scene_build.hpp"
 
 #include <algorithm>
+#include <new>
 
 #include "core/error.hpp"
 
@@ -25,10 +26,17 @@ void SceneBuild::work() {
       std::unique_ptr<PreparedInstance> p = engine_.prepare(spec, progress_);
       if (!p) break;
       prepared_.push_back(std::move(p));
+      progress_.total.store(0);  // before the count moves on, so that nothing is counted twice
       built_.fetch_add(1);
     }
-  } catch (...) {
+  } catch (const InputError&) {
     error_ = std::current_exception();
+  } catch (const std::bad_alloc&) {
+    error_ = std::make_exception_ptr(InputError(plan_.what + ": not enough host memory"));
+  } catch (const std::exception& e) {
+    // Whatever else the build met (a thread that could not start): the change is refused, the
+    // app and its state go on.
+    error_ = std::make_exception_ptr(InputError(plan_.what + ": " + e.what()));
   }
   finished_.store(true);
 }
@@ -44,7 +52,11 @@ Effects SceneBuild::commit(Scene& scene) {
   if (worker_.joinable()) worker_.join();
   if (error_) std::rethrow_exception(error_);
   if (cancelled()) throw InputError(plan_.what + ": cancelled; nothing was changed");
-  return scene.commit(plan_, std::move(prepared_));
+  try {
+    return scene.commit(plan_, std::move(prepared_));
+  } catch (const std::bad_alloc&) {
+    throw InputError(plan_.what + ": not enough host memory; nothing was changed");
+  }
 }
 
 }  // namespace ls::app

@@ -9,6 +9,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #include "core/error.hpp"
@@ -168,7 +169,11 @@ bool fill_in_parallel(Lattice& cells, const RandomInit& r, BuildProgress& progre
   };
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::thread> helpers;
-  for (unsigned i = 1; i + 1 < cores; ++i) helpers.emplace_back(work);
+  try {
+    for (unsigned i = 1; i + 1 < cores; ++i) helpers.emplace_back(work);
+  } catch (const std::system_error&) {
+    // Fewer helpers than cores: the fill goes on with those that started.
+  }
   work();
   for (std::thread& t : helpers) t.join();
   return !progress.cancel.load();

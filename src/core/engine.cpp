@@ -103,8 +103,16 @@ std::unique_ptr<PreparedInstance> Engine::prepare(const InstanceSpec& spec, Buil
 
 void Engine::install(std::vector<Installation> batch) {
   // The add or replace happens here: keep what each replaced instance was, so that a failure
-  // part-way (memory) puts every instance back.
+  // part-way (memory) puts every instance back. One entry alone has add's or replace's own
+  // guarantee, and needs no copy (a copy of a GPU lattice is a blocking download).
   const std::size_t size_before = size();
+  if (batch.size() == 1) {
+    if (batch[0].index < size_before)
+      replace(batch[0].index, batch[0].prepared->spec);
+    else
+      add(batch[0].prepared->spec);
+    return;
+  }
   std::vector<std::pair<std::size_t, InstanceSpec>> before;
   for (const Installation& in : batch)
     if (in.index < size_before) before.emplace_back(in.index, spec_like(status(in.index), read(in.index)));

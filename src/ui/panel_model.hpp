@@ -82,8 +82,9 @@ struct PanelModel {
   /// old state stays on screen and usable; Esc or the notice's Cancel abandons it.
   struct Job {
     bool active = false;
-    std::string what;     // "size 65536 x 65536 for 3 instances"
-    double fraction = 0;  // 0..1 done
+    std::string what;         // "size 65536 x 65536 for 3 instances"
+    double fraction = 0;      // 0..1 done
+    bool cancellable = true;  // false for the first instances (nothing to go back to)
   };
   Job job;
   /// Cells were drawn or a pattern loaded since the last save, and a quit was asked once: the

@@ -47,9 +47,11 @@ PromptAnswers draw_prompts(const PanelModel& model) {
       std::snprintf(overlay, sizeof overlay, "%.0f%%", model.job.fraction * 100.0);
       ImGui::ProgressBar(static_cast<float>(model.job.fraction), ImVec2(ImGui::GetFontSize() * 22, 0),
                          overlay);
-      if (ImGui::Button("Cancel")) answers.cancel_build = true;
-      ImGui::SameLine();
-      ImGui::TextDisabled("(Esc)");
+      if (model.job.cancellable) {
+        if (ImGui::Button("Cancel")) answers.cancel_build = true;
+        ImGui::SameLine();
+        ImGui::TextDisabled("(Esc)");
+      }
     }
     ImGui::End();
   }

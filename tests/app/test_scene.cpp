@@ -300,6 +300,33 @@ TEST_F(SceneTest, AChangeBuiltBesideTheLoopEqualsTheSameChangeMadeAtOnce) {
   EXPECT_GE(frames, 1);
 }
 
+// What a person changes while a size is built stays changed: only the size comes from the plan.
+// An instance count changed in between refuses the commit, changing nothing.
+TEST_F(SceneTest, SettingsChangedWhileASizeIsBuiltStayAndACountChangeRefusesTheCommit) {
+  {
+    SceneBuild build(engine, *scene.plan(line("size 512 256")));
+    scene.execute(line("generations-per-frame 8"));
+    scene.execute(line("density 0.5"));
+    scene.execute(line("rule 1 B36/S23"));
+    while (!build.finished()) {
+    }
+    build.commit(scene);
+    EXPECT_EQ(scene.settings().width, 512);
+    EXPECT_EQ(scene.settings().generations_per_frame, 8);
+    EXPECT_EQ(scene.settings().density, 0.5);
+    EXPECT_EQ(engine.status(1).rule.to_string(), "B36/S23");
+    EXPECT_EQ(engine.status(1).width, 512);
+  }
+  SceneBuild build(engine, *scene.plan(line("size 1024 256")));
+  scene.execute(line("instances 2"));
+  const Snapshot before = snapshot(engine);
+  while (!build.finished()) {
+  }
+  EXPECT_THROW(build.commit(scene), InputError);
+  EXPECT_EQ(snapshot(engine), before);
+  EXPECT_EQ(scene.settings().width, 512);
+}
+
 TEST_F(SceneTest, ACancelledBuildChangesNothing) {
   const Snapshot before = snapshot(engine);
   // Large enough that the fill is still running when it is cancelled.
