@@ -3,7 +3,6 @@
 #include "app/app.hpp"
 
 #include <imgui.h>
-#include <imgui_internal.h>  // ImGui::ClosePopupToLevel: Esc closes an open dropdown
 
 #include "render/gl.hpp"
 // GLFW after GLAD (render/gl.hpp): GLAD provides the GL declarations.
@@ -12,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -35,10 +33,6 @@ namespace {
 /// How long a frame waits for the frame two before it: far longer than any frame takes, short
 /// enough that a hung driver does not hang the app silently for ever.
 constexpr std::uint64_t kFrameFenceTimeoutNs = 1'000'000'000;
-
-/// A step that holds the window longer than this pauses the app (a windowed run without a script):
-/// the window must keep answering keys.
-constexpr double kLongStepMs = 1500;
 
 double ms_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
@@ -291,83 +285,6 @@ void App::remember_panel_width(bool at_exit) {
   save_settings(settings_path_, settings_);
 }
 
-void App::escape() {
-  if (quit_pending_) {
-    quit_pending_ = false;
-  } else if (ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) {
-    ImGui::ClosePopupToLevel(0, /*restore_focus_to_window_under_popup=*/true);
-  } else if (panel_.help_visible()) {
-    panel_.toggle_help();
-  } else if (build_) {
-    cancel_build();
-  }
-  pacer_.force();
-}
-
-void App::ask_quit() {
-  // Scripts and the headless app never ask: they have no window and nobody to answer.
-  if (!window_ || quit_pending_ || !scene_->unsaved()) {
-    quit_ = true;
-    return;
-  }
-  quit_pending_ = true;
-  pacer_.force();
-}
-
-bool App::start_build(const Command& command) {
-  std::optional<ScenePlan> plan = scene_->plan(command);
-  if (!plan) return false;
-  if (plan->cells < kBackgroundBuildCells || !window_) {
-    apply_effects(scene_->execute(command));
-  } else {
-    build_ = std::make_unique<SceneBuild>(*engine_, std::move(*plan));
-  }
-  return true;
-}
-
-void App::poll_build() {
-  // Cancelled builds stop within a chunk of rows; they are let go here, never waited for.
-  std::erase_if(cancelled_builds_, [](const std::unique_ptr<SceneBuild>& b) { return b->finished(); });
-  if (!build_ || !build_->finished()) return;
-  std::unique_ptr<SceneBuild> done = std::move(build_);
-  try {
-    apply_effects(done->commit(*scene_));
-    model_.error.clear();
-    model_.message = done->plan().what + ": done";
-  } catch (const InputError& e) {
-    model_.error = e.what();
-  }
-  size_refusals_at_s_ = -1;
-  pacer_.force();
-}
-
-void App::cancel_build() {
-  if (!build_) return;
-  // The first instances have nothing to go back to: they are built to the end (Ctrl+Q quits).
-  if (engine_->size() == 0) return;
-  const std::string what = build_->plan().what;
-  build_->cancel();
-  cancelled_builds_.push_back(std::move(build_));
-  model_.message = what + ": cancelled, nothing changed";
-  pacer_.force();
-}
-
-void App::refresh_size_refusals() {
-  const double now_s = std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
-  if (size_refusals_at_s_ >= 0 && now_s - size_refusals_at_s_ < 1.0) return;
-  size_refusals_at_s_ = now_s;
-  model_.size_preset_refusals.clear();
-  for (int side : ui::kSizePresets) {
-    std::string why;
-    try {
-      scene_->plan(cmd::Size{side, side});
-    } catch (const InputError& e) {
-      why = e.what();
-    }
-    model_.size_preset_refusals.push_back(why);
-  }
-}
-
 void App::fill_panel_model() {
   model_.quit_pending = quit_pending_;
   model_.job.active = build_ != nullptr;
@@ -391,8 +308,7 @@ void App::fill_panel_model() {
   model_.display_path = figures_.run().display.path;
   ui::fill_engine_figures(*engine_, model_);
   model_.delivered_cups = scene_->paused() ? 0.0 : delivered_.per_second();
-  model_.kernel_cups = 0;
-  for (const InstanceStatus& s : model_.statuses) model_.kernel_cups += s.cups;
+  model_.kernel_cups = kernel_rate(model_.statuses);
   float sx = 1, sy = 1;
   if (window_) window_->framebuffer_scale(sx, sy);
   const view::Rect& a = scene_->area();
@@ -411,22 +327,8 @@ std::vector<view::Placement> App::step_engine(bool step) {
     // An engine that steps on the host (the CPU engine) holds the window for as long as its step
     // takes: past kLongStepMs the window would stop answering keys, so the app pauses itself and
     // says why (Space runs on, N steps one generation).
-    // Once per workload: a person who runs on after the pause has chosen the slow frames.
     const double step_ms = ms_since(step_start);
-    std::uint64_t shape = static_cast<std::uint64_t>(scene_->settings().generations_per_frame);
-    for (std::size_t i = 0; i < engine_->size(); ++i)
-      shape = shape * 1000003u + static_cast<std::uint64_t>(scene_->lattice_width(i)) * 7919u +
-              static_cast<std::uint64_t>(scene_->lattice_height(i));
-    if (window_ && !script_ && step_ms > kLongStepMs && shape != long_step_shape_) {
-      long_step_shape_ = shape;
-      apply_effects(scene_->execute(cmd::Pause{}));
-      char text[160];
-      std::snprintf(text, sizeof text,
-                    "paused: one frame's step took %.1f s on the %s. Space runs on at this size; a smaller "
-                    "size or fewer generations per frame keep the window responsive",
-                    step_ms / 1000.0, engine_->backend() == "cpu" ? "CPU" : "host");
-      model_.message = text;
-    }
+    if (window_ && !script_ && step_ms > kLongStepMs) pause_after_long_step(step_ms);
   }
   figures_.add_host_syncs(engine_->host_syncs_in_last_step());
   engine_->request_summaries();
@@ -616,8 +518,9 @@ bool App::write_outputs(double seconds) {
   if (!options_.report.empty()) {
     figures_.finish(seconds, *renderer_, *engine_, *scene_, palette_);
     figures_.run().delivered_cups = seconds > 0 ? delivered_.total() / seconds : 0;
-    figures_.run().kernel_cups = 0;
-    for (std::size_t i = 0; i < engine_->size(); ++i) figures_.run().kernel_cups += engine_->status(i).cups;
+    std::vector<InstanceStatus> statuses;
+    for (std::size_t i = 0; i < engine_->size(); ++i) statuses.push_back(engine_->status(i));
+    figures_.run().kernel_cups = kernel_rate(statuses);
     write_report(options_.report, *engine_, figures_.run());
   }
   return screenshot_written;

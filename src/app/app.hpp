@@ -29,6 +29,13 @@
 
 namespace ls::app {
 
+/// A step that holds the window longer than this pauses the app (a windowed run without a script):
+/// the window must keep answering keys.
+inline constexpr double kLongStepMs = 1500;
+
+/// The kernel rate: the sum of the instances' step rates (cell updates per second).
+double kernel_rate(const std::vector<InstanceStatus>& statuses);
+
 class App {
  public:
   explicit App(const Options& options) : options_(options) {}
@@ -75,6 +82,8 @@ class App {
   void cancel_build();
   /// Which Size presets the engine cannot hold for the present instances, refreshed now and then.
   void refresh_size_refusals();
+  /// A host step of `step_ms` held the window past kLongStepMs: pauses once per workload, says why.
+  void pause_after_long_step(double step_ms);
   void execute_ui(const std::vector<Command>& commands);
   void apply_effects(const Effects& fx);
   void fill_panel_model();

@@ -7,6 +7,7 @@ add_library(ls_gui_app STATIC
   ${CMAKE_CURRENT_LIST_DIR}/gui_app.cpp
   ${CMAKE_CURRENT_LIST_DIR}/options.cpp
   ${CMAKE_CURRENT_LIST_DIR}/app.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/app_requests.cpp
   ${CMAKE_CURRENT_LIST_DIR}/input.cpp
   ${CMAKE_CURRENT_LIST_DIR}/imgui_layer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/app_settings.cpp
