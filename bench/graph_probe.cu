@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda_check.hpp"
-#include "life_kernels.hpp"
+#include "kernels/cuda_check.hpp"
+#include "kernels/life_kernels.hpp"
 
 namespace {
 

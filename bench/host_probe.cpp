@@ -15,8 +15,8 @@
 
 #include "core/error.hpp"
 #include "core/rule.hpp"
-#include "cuda_check.hpp"
-#include "life_kernels.hpp"
+#include "kernels/cuda_check.hpp"
+#include "kernels/life_kernels.hpp"
 #include "sim/cuda_engine.hpp"
 #include "sim/cuda_handles.hpp"
 
@@ -59,7 +59,7 @@ std::size_t free_memory() {
 /// mark before the first to the end of every stream, and host microseconds per step() call.
 void engine_row(const char* name, ls::Variant variant, int k, ls::StreamMode mode, bool graphs,
                 bool summaries, int timing_period = 1) {
-  ls::CudaEngine engine;
+  ls::sim::CudaEngine engine;
   engine.set_stream_mode(mode);
   engine.set_timing_period(timing_period);
   engine.set_launch_graphs(graphs);

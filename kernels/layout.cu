@@ -8,8 +8,8 @@
 
 #include "core/splitmix.hpp"
 #include "core/summary_walk.hpp"
-#include "cuda_check.hpp"
-#include "life_kernels.hpp"
+#include "kernels/cuda_check.hpp"
+#include "kernels/life_kernels.hpp"
 
 namespace ls::kernels {
 namespace {

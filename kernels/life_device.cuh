@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "life_kernels.hpp"
+#include "kernels/life_kernels.hpp"
 
 namespace ls::kernels::detail {
 

@@ -9,8 +9,8 @@
 #include <cstdint>
 
 #include "core/pixel_math.hpp"
-#include "cuda_check.hpp"
-#include "life_kernels.hpp"
+#include "kernels/cuda_check.hpp"
+#include "kernels/life_kernels.hpp"
 
 namespace ls::kernels {
 namespace {

@@ -2,8 +2,8 @@
 // (%globaltimer, nanoseconds) where it is told. In a frame graph two such kernel nodes bracket an
 // instance's branch instead of two event-record nodes, which cost the host ~6 us each at graph
 // launch against ~0.2 us for a kernel node (bench/NOTES.md, "Frame graph shapes").
-#include "cuda_check.hpp"
-#include "life_kernels.hpp"
+#include "kernels/cuda_check.hpp"
+#include "kernels/life_kernels.hpp"
 
 namespace ls::kernels {
 

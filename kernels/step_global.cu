@@ -7,9 +7,9 @@
 
 #include <cstdint>
 
-#include "cuda_check.hpp"
-#include "life_device.cuh"
-#include "life_kernels.hpp"
+#include "kernels/cuda_check.hpp"
+#include "kernels/life_device.cuh"
+#include "kernels/life_kernels.hpp"
 
 namespace ls::kernels {
 namespace {

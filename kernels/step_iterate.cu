@@ -13,10 +13,10 @@
 #include <mutex>
 #include <string>
 
-#include "cuda_check.hpp"
-#include "device_slot.hpp"
-#include "life_device.cuh"
-#include "life_kernels.hpp"
+#include "kernels/cuda_check.hpp"
+#include "kernels/device_slot.hpp"
+#include "kernels/life_device.cuh"
+#include "kernels/life_kernels.hpp"
 
 namespace ls::kernels {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "cuda_check.hpp"
-#include "life_kernels.hpp"
+#include "kernels/cuda_check.hpp"
+#include "kernels/life_kernels.hpp"
 
 namespace ls::kernels {
 namespace {

@@ -16,7 +16,7 @@
 #include <iostream>
 
 #include "app/engine_factory_gui.hpp"
-#include "app/numbered_path.hpp"
+#include "control/numbered_path.hpp"
 #include "app/report.hpp"
 #include "app/tile_labels.hpp"
 #include "core/error.hpp"

@@ -7,7 +7,7 @@
 #include <tuple>
 #include <vector>
 
-#include "app/engine_factory.hpp"
+#include "control/engine_factory.hpp"
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
 #include "multi/multi_engine.hpp"

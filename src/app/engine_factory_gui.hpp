@@ -6,7 +6,7 @@
 #include <optional>
 #include <string_view>
 
-#include "app/cli_devices.hpp"
+#include "control/device_args.hpp"
 #include "core/engine.hpp"
 #include "render/tile_filler.hpp"
 #if defined(LIFESTREAMS_HAVE_CUDA)

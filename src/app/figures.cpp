@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "app/scene.hpp"
+#include "control/scene.hpp"
 #include "render/tiles.hpp"
 
 namespace ls::app {

@@ -7,9 +7,9 @@
 #include <iostream>
 
 #include "app/app.hpp"
-#include "app/cli_numbers.hpp"
+#include "control/numbers.hpp"
 #include "app/options.hpp"
-#include "app/script_runner.hpp"
+#include "control/script_runner.hpp"
 #include "core/error.hpp"
 
 namespace ls {

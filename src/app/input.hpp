@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/scene.hpp"
+#include "control/scene.hpp"
 #include "core/command.hpp"
 
 struct GLFWwindow;

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <limits>
 
-#include "app/cli_numbers.hpp"
-#include "app/run_setup.hpp"
+#include "control/numbers.hpp"
+#include "control/run_setup.hpp"
 #include "core/command.hpp"
 #include "core/error.hpp"
 #include "core/lattice.hpp"

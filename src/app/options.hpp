@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
-#include "app/cli_devices.hpp"
-#include "app/recovery.hpp"
-#include "app/scene.hpp"
+#include "control/device_args.hpp"
+#include "control/recovery.hpp"
+#include "control/scene.hpp"
 #include "core/engine.hpp"
 #include "render/tiles.hpp"
 

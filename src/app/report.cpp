@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "app/gpu_facts.hpp"
-#include "app/json_text.hpp"
+#include "control/gpu_facts.hpp"
+#include "control/json_text.hpp"
 #include "core/error.hpp"
 
 namespace ls::app {

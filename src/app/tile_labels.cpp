@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "app/scene.hpp"
+#include "control/scene.hpp"
 
 namespace ls::app {
 namespace {

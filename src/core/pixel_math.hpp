@@ -5,11 +5,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define LS_HOST_DEVICE __host__ __device__
-#else
-#define LS_HOST_DEVICE
-#endif
+#include "core/host_device.hpp"
 
 namespace ls::pixel {
 
@@ -23,7 +19,7 @@ inline constexpr int kAgeKeep = 13;
 inline constexpr int kAgeScale = 16;
 
 /// Integer square root, bit by bit.
-LS_HOST_DEVICE inline std::uint32_t isqrt(std::uint32_t v) {
+LS_HOST_DEVICE std::uint32_t isqrt(std::uint32_t v) {
   std::uint32_t r = 0;
   std::uint32_t bit = 1u << 30;
   while (bit > v) bit >>= 2;
@@ -41,7 +37,7 @@ LS_HOST_DEVICE inline std::uint32_t isqrt(std::uint32_t v) {
 
 /// Dead and live (0xAABBGGRR) mixed by sqrt(n_live / total): the shade grows with the fraction of
 /// live cells, and sparse ash stays visible when zoomed out.
-LS_HOST_DEVICE inline std::uint32_t blend(std::uint32_t dead, std::uint32_t live, int n_live, int total) {
+LS_HOST_DEVICE std::uint32_t blend(std::uint32_t dead, std::uint32_t live, int n_live, int total) {
   const std::uint32_t t =
       isqrt((static_cast<std::uint32_t>(n_live) << 16) / static_cast<std::uint32_t>(total));
   std::uint32_t out = 0;
@@ -55,7 +51,7 @@ LS_HOST_DEVICE inline std::uint32_t blend(std::uint32_t dead, std::uint32_t live
 
 /// `previous` faded towards `dead`, or `colour` if that is farther from dead (distances summed
 /// over the channels).
-LS_HOST_DEVICE inline std::uint32_t age_fade(std::uint32_t colour, std::uint32_t previous,
+LS_HOST_DEVICE std::uint32_t age_fade(std::uint32_t colour, std::uint32_t previous,
                                              std::uint32_t dead) {
   std::uint32_t faded = 0;
   int faded_distance = 0;

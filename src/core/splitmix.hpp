@@ -3,20 +3,16 @@
 // These are contracts (scripts and tests compare hashes across backends):
 //   hash   = splitmix64((W << 32) | H) + sum over live (x, y) of splitmix64((y << 32) | x)  (mod 2^64)
 //   random = cell (x, y) is live iff splitmix64(seed ^ splitmix64((y << 32) | x)) < p * 2^64
-// Header-only and usable from device code (LS_HD is __host__ __device__ under nvcc).
+// Header-only and usable from device code (LS_HOST_DEVICE is __host__ __device__ under nvcc).
 #pragma once
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define LS_HD __host__ __device__ __forceinline__
-#else
-#define LS_HD inline
-#endif
+#include "core/host_device.hpp"
 
 namespace ls {
 
-LS_HD constexpr std::uint64_t splitmix64(std::uint64_t z) {
+LS_HOST_DEVICE constexpr std::uint64_t splitmix64(std::uint64_t z) {
   z += 0x9e3779b97f4a7c15ull;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -24,12 +20,12 @@ LS_HD constexpr std::uint64_t splitmix64(std::uint64_t z) {
 }
 
 /// The term a live cell adds to the state hash.
-LS_HD constexpr std::uint64_t cell_hash(std::uint32_t x, std::uint32_t y) {
+LS_HOST_DEVICE constexpr std::uint64_t cell_hash(std::uint32_t x, std::uint32_t y) {
   return splitmix64((static_cast<std::uint64_t>(y) << 32) | x);
 }
 
 /// The hash of an empty W x H lattice (the base every live cell adds to).
-LS_HD constexpr std::uint64_t lattice_hash_base(std::uint32_t w, std::uint32_t h) {
+LS_HOST_DEVICE constexpr std::uint64_t lattice_hash_base(std::uint32_t w, std::uint32_t h) {
   return splitmix64((static_cast<std::uint64_t>(w) << 32) | h);
 }
 
@@ -47,7 +43,7 @@ inline FillThreshold fill_threshold(double p) {
   return {static_cast<std::uint64_t>(p * 18446744073709551616.0), false};
 }
 
-LS_HD constexpr bool random_cell_live(std::uint64_t seed, std::uint32_t x, std::uint32_t y,
+LS_HOST_DEVICE constexpr bool random_cell_live(std::uint64_t seed, std::uint32_t x, std::uint32_t y,
                                       std::uint64_t threshold, bool all) {
   return all || splitmix64(seed ^ cell_hash(x, y)) < threshold;
 }

@@ -9,7 +9,7 @@
 // one cell on every lane that has one left, and only the cheap step to the next word diverges.
 // Over the hundreds of chunks a thread gets on a large lattice the lanes' counts differ by a few
 // percent, so the warp's hashing runs nearly full. Exact: the same terms, summed mod 2^64.
-// Header-only and usable from device code (LS_HD).
+// Header-only and usable from device code (LS_HOST_DEVICE).
 #pragma once
 
 #include <cstddef>
@@ -27,7 +27,7 @@ struct SummaryPart {
   std::uint64_t hash = 0;  // the sum of the live cells' terms, without the lattice's base term
 };
 
-LS_HD int walk_popcount(std::uint32_t v) {
+LS_HOST_DEVICE int walk_popcount(std::uint32_t v) {
 #if defined(__CUDA_ARCH__)
   return __popc(v);
 #else
@@ -36,7 +36,7 @@ LS_HD int walk_popcount(std::uint32_t v) {
 }
 
 /// The highest set bit of v (v != 0).
-LS_HD int walk_top_bit(std::uint32_t v) {
+LS_HOST_DEVICE int walk_top_bit(std::uint32_t v) {
 #if defined(__CUDA_ARCH__)
   return 31 - __clz(static_cast<int>(v));
 #else
@@ -45,7 +45,7 @@ LS_HD int walk_top_bit(std::uint32_t v) {
 }
 
 /// splitmix64 after its first addition: splitmix64(v) == splitmix64_mix(v + 0x9e3779b97f4a7c15).
-LS_HD constexpr std::uint64_t splitmix64_mix(std::uint64_t z) {
+LS_HOST_DEVICE constexpr std::uint64_t splitmix64_mix(std::uint64_t z) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
@@ -57,7 +57,7 @@ LS_HD constexpr std::uint64_t splitmix64_mix(std::uint64_t z) {
 /// chunk c's words, zeros past `words`. The sum of all threads' parts is the lattice's population
 /// and its hash less lattice_hash_base.
 template <class Load>
-LS_HD SummaryPart summary_walk(const Load& load, std::size_t words, std::uint32_t words_per_row,
+LS_HOST_DEVICE SummaryPart summary_walk(const Load& load, std::size_t words, std::uint32_t words_per_row,
                                std::uint32_t first_row, std::size_t thread, std::size_t threads) {
   SummaryPart part;
   const std::size_t chunks = (words + kWalkWords - 1) / kWalkWords;

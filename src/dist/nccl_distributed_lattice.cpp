@@ -4,7 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "cuda_check.hpp"
+#include "kernels/cuda_check.hpp"
 #include "dist/nccl_exchange.hpp"
 #include "sim/cuda_handles.hpp"
 

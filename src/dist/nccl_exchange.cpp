@@ -1,7 +1,7 @@
 // nccl_exchange.cpp — halo rows between ranks by NCCL (nccl_exchange.hpp).
 #include "dist/nccl_exchange.hpp"
 
-#include "cuda_check.hpp"
+#include "kernels/cuda_check.hpp"
 
 namespace ls::dist {
 

@@ -13,7 +13,7 @@
 #include "interop/graphics_resource.hpp"
 #include "interop/map_wait.hpp"
 #include "interop/tile_atlas.hpp"
-#include "life_kernels.hpp"
+#include "kernels/life_kernels.hpp"
 #include "sim/cuda_handles.hpp"
 
 namespace ls::interop {
@@ -53,7 +53,7 @@ struct CudaTileFiller::State {
   double unmap_host_ms = 0;
 };
 
-CudaTileFiller::CudaTileFiller(CudaEngine& engine)
+CudaTileFiller::CudaTileFiller(sim::CudaEngine& engine)
     : InteropFiller(engine), engine_(engine), state_(std::make_unique<State>()) {}
 
 CudaTileFiller::~CudaTileFiller() {

@@ -17,7 +17,7 @@ class CudaTileFiller final : public InteropFiller {
   /// Fills the tiles from `engine`, which must outlive the filler. Touches no GL until tiles are
   /// made (attach), so it may be made before the GL context; that context must then share the
   /// engine's device (HeadlessContext(engine.device())).
-  explicit CudaTileFiller(CudaEngine& engine);
+  explicit CudaTileFiller(sim::CudaEngine& engine);
   ~CudaTileFiller() override;
 
   /// Registers the new tile's texture with CUDA (its graphics resource, owned by the tile).
@@ -46,7 +46,7 @@ class CudaTileFiller final : public InteropFiller {
   /// returns whether it was (its pixels are then new).
   bool pack_atlas(render::Tiles tiles, std::size_t n);
 
-  CudaEngine& engine_;
+  sim::CudaEngine& engine_;
   std::unique_ptr<State> state_;
 };
 

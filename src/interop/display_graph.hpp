@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "life_kernels.hpp"
+#include "kernels/life_kernels.hpp"
 #include "sim/cuda_engine.hpp"
 #include "sim/cuda_handles.hpp"
 

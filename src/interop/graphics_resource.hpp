@@ -15,7 +15,7 @@
 
 #include <utility>
 
-#include "cuda_check.hpp"
+#include "kernels/cuda_check.hpp"
 
 namespace ls::interop {
 

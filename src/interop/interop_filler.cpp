@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "cuda_check.hpp"
+#include "kernels/cuda_check.hpp"
 #include "render/host_filler.hpp"
 
 namespace ls::interop {
@@ -52,7 +52,7 @@ render::DisplayCost InteropFiller::measure(render::Tiles tiles,
       counters().totals, min_seconds, max_frames);
 }
 
-void draw_on_instance_stream(CudaEngine& engine, std::size_t local, render::Tile& tile,
+void draw_on_instance_stream(sim::CudaEngine& engine, std::size_t local, render::Tile& tile,
                              const kernels::TileView& view, cudaSurfaceObject_t surface,
                              const cuda::Event& mapped, TileEvents events, cudaStream_t render_stream,
                              bool timed) {

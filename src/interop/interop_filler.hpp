@@ -12,7 +12,7 @@
 #include "core/engine.hpp"
 #include "interop/fill_measure.hpp"
 #include "interop/map_wait.hpp"
-#include "life_kernels.hpp"
+#include "kernels/life_kernels.hpp"
 #include "render/tile_filler.hpp"
 #include "render/tiles.hpp"
 #include "sim/cuda_engine.hpp"
@@ -70,7 +70,7 @@ struct TileEvents {
 /// the instance's own stream, after its step work and once `mapped` (recorded on the render stream
 /// after the map) has passed; bracketed by the engine's display events on timed frames (`timed`);
 /// then makes `render_stream` wait for it. The tile counts as drawn on the device.
-void draw_on_instance_stream(CudaEngine& engine, std::size_t local, render::Tile& tile,
+void draw_on_instance_stream(sim::CudaEngine& engine, std::size_t local, render::Tile& tile,
                              const kernels::TileView& view, cudaSurfaceObject_t surface,
                              const cuda::Event& mapped, TileEvents events, cudaStream_t render_stream,
                              bool timed);

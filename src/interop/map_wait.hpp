@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "core/stats.hpp"
-#include "cuda_check.hpp"
+#include "kernels/cuda_check.hpp"
 #include "sim/cuda_handles.hpp"
 
 namespace ls::interop {

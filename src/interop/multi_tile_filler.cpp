@@ -8,14 +8,14 @@
 #include <chrono>
 #include <utility>
 
-#include "cuda_check.hpp"
+#include "kernels/cuda_check.hpp"
 #include "interop/display_graph.hpp"
 #include "interop/graphics_resource.hpp"
 #include "interop/map_wait.hpp"
 #include "interop/remote_tile.hpp"
 #include "interop/split_tile.hpp"
 #include "interop/tile_atlas.hpp"
-#include "life_kernels.hpp"
+#include "kernels/life_kernels.hpp"
 #include "sim/cuda_handles.hpp"
 
 namespace ls::interop {
@@ -46,7 +46,7 @@ struct MultiTileFiller::State {
   /// One slot: its engine and device, how its tiles reach the display, its display graphs (made
   /// with its device current), and this frame's tiles of its instances.
   struct Slot {
-    CudaEngine* engine = nullptr;
+    sim::CudaEngine* engine = nullptr;
     int device = 0;
     RemoteCopy copy = RemoteCopy::peer;
     std::unique_ptr<DisplayGraphs> graphs;
@@ -75,7 +75,7 @@ struct MultiTileFiller::State {
   std::string_view remote_copy;
 };
 
-MultiTileFiller::MultiTileFiller(Engine& engine, std::vector<CudaEngine*> slots, std::size_t display_slot,
+MultiTileFiller::MultiTileFiller(Engine& engine, std::vector<sim::CudaEngine*> slots, std::size_t display_slot,
                                  InstancePlaces places)
     : InteropFiller(engine), engine_(engine) {
   const int display = slots.at(display_slot)->device();
@@ -199,7 +199,7 @@ void MultiTileFiller::fill_display_slot(render::Tiles tiles, const std::vector<v
   // As CudaTileFiller::fill_streams and fill_graph, with the slot's own instance indices.
   State& s = *state_;
   State::Slot& slot = s.slots[s.display_slot];
-  CudaEngine& engine = *slot.engine;
+  sim::CudaEngine& engine = *slot.engine;
   const cudaStream_t stream = s.stream.get();
   for (const std::size_t i : slot.tiles) {
     // A tile that came from a remote slot keeps no remote buffers (a layout change: may wait).
@@ -248,7 +248,7 @@ void MultiTileFiller::fill_remote_slot(std::size_t slot_index, render::Tiles til
                                        bool timed) {
   State& s = *state_;
   State::Slot& slot = s.slots[slot_index];
-  CudaEngine& engine = *slot.engine;
+  sim::CudaEngine& engine = *slot.engine;
   // Buffers for tiles new to this slot or resized: a layout change, the only time this waits (for
   // the last frame's copies out of the buffers it replaces).
   bool synced = false;
@@ -316,7 +316,7 @@ void MultiTileFiller::count_split_tiles(render::Tiles tiles, const std::vector<v
   for (const std::size_t i : s.split_tiles) {
     render::Tile& tile = *tiles[i];
     MultiTile& mt = multi_of(tile);
-    const std::vector<multi::BandView>& bands = s.places[i].bands;
+    const std::vector<sim::BandView>& bands = s.places[i].bands;
     if (mt.split && mt.split->fits(bands, tile.width, tile.height)) continue;
     if ((mt.split || mt.remote) && !synced) {
       CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "interop/interop_filler.hpp"
-#include "multi/band_view.hpp"
+#include "sim/band_view.hpp"
 #include "sim/cuda_engine.hpp"
 
 namespace ls::interop {
@@ -26,7 +26,7 @@ struct InstancePlace {
   using BandMark = std::function<void(int band, cudaStream_t stream)>;
   std::size_t slot = 0;
   std::size_t local = 0;
-  std::vector<multi::BandView> bands;  // non-empty: a split instance, drawn band by band
+  std::vector<sim::BandView> bands;  // non-empty: a split instance, drawn band by band
   /// A split instance's timeline brackets around each band's part of drawing its tile (its device
   /// current), where the frame is timed (SplitEngine::display_marks).
   BandMark display_start, display_end;
@@ -42,7 +42,7 @@ class MultiTileFiller final : public InteropFiller {
   /// GPU: the copy is then within one device). `places`: where each instance runs. Makes the
   /// display GPU's render stream and opens the remote copies (peer access) at once; touches no GL
   /// until tiles are made.
-  MultiTileFiller(Engine& engine, std::vector<CudaEngine*> slots, std::size_t display_slot,
+  MultiTileFiller(Engine& engine, std::vector<sim::CudaEngine*> slots, std::size_t display_slot,
                   InstancePlaces places);
   ~MultiTileFiller() override;
 

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <utility>
 
-#include "cuda_check.hpp"
+#include "kernels/cuda_check.hpp"
 #include "interop/graphics_resource.hpp"
 #include "sim/cuda_handles.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "core/error.hpp"
-#include "cuda_check.hpp"
+#include "kernels/cuda_check.hpp"
 #include "interop/remote_tile.hpp"
 #include "sim/cuda_handles.hpp"
 
@@ -34,14 +34,14 @@ struct SplitTile::DisplaySide {
   cuda::Event copied = ordering_event();
 };
 
-SplitTile::SplitTile(const std::vector<multi::BandView>& bands, int display, int width, int height)
+SplitTile::SplitTile(const std::vector<sim::BandView>& bands, int display, int width, int height)
     : display_(display), width_(width), height_(height) {
   if (bands.empty()) throw InputError("a split tile needs at least one band");
   lattice_width_ = bands.front().width;
   lattice_height_ = bands.front().height;
   const std::size_t bytes = static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4;
   try {
-    for (const multi::BandView& v : bands) {
+    for (const sim::BandView& v : bands) {
       const RemoteCopy copy = open_remote_copy(v.device, display);
       cuda::DeviceGuard on(v.device);
       auto b = std::make_unique<Band>();
@@ -78,7 +78,7 @@ SplitTile::~SplitTile() {
   }
 }
 
-bool SplitTile::fits(const std::vector<multi::BandView>& bands, int width, int height) const {
+bool SplitTile::fits(const std::vector<sim::BandView>& bands, int width, int height) const {
   if (width != width_ || height != height_ || bands.size() != bands_.size()) return false;
   if (bands.front().width != lattice_width_ || bands.front().height != lattice_height_) return false;
   for (std::size_t i = 0; i < bands.size(); ++i)
@@ -94,11 +94,11 @@ bool SplitTile::host_staged() const {
   return false;
 }
 
-void SplitTile::count(const std::vector<multi::BandView>& bands, const kernels::TileView& view,
+void SplitTile::count(const std::vector<sim::BandView>& bands, const kernels::TileView& view,
                       const BandMark& start, const BandMark& end) {
   const std::size_t bytes = static_cast<std::size_t>(width_) * static_cast<std::size_t>(height_) * 4;
   for (std::size_t i = 0; i < bands.size(); ++i) {
-    const multi::BandView& v = bands[i];
+    const sim::BandView& v = bands[i];
     Band& b = *bands_[i];
     cuda::DeviceGuard on(b.device);
     // The display has taken the last frame's counts before this frame's overwrite them.

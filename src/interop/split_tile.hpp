@@ -17,8 +17,8 @@
 #include <memory>
 #include <vector>
 
-#include "life_kernels.hpp"
-#include "multi/band_view.hpp"
+#include "kernels/life_kernels.hpp"
+#include "sim/band_view.hpp"
 
 namespace ls::interop {
 
@@ -27,19 +27,19 @@ class SplitTile {
   /// Makes each band's count buffer and event on the band's GPU and the display GPU's sum buffer
   /// and event (each with its device current; the caller's device is kept), opening peer access
   /// where there is any.
-  SplitTile(const std::vector<multi::BandView>& bands, int display, int width, int height);
+  SplitTile(const std::vector<sim::BandView>& bands, int display, int width, int height);
   ~SplitTile();
   SplitTile(const SplitTile&) = delete;
   SplitTile& operator=(const SplitTile&) = delete;
 
   /// Whether this tile's buffers serve `bands` (the same devices and rows) at this size.
-  bool fits(const std::vector<multi::BandView>& bands, int width, int height) const;
+  bool fits(const std::vector<sim::BandView>& bands, int width, int height) const;
   /// Whether some band's counts go through host memory (no peer access to the display GPU).
   bool host_staged() const;
   /// On each band's GPU and stream (its device made current here): this frame's counts for `view`,
   /// between `start` and `end` (band index, stream) where given (timeline brackets).
   using BandMark = std::function<void(int band, cudaStream_t stream)>;
-  void count(const std::vector<multi::BandView>& bands, const kernels::TileView& view,
+  void count(const std::vector<sim::BandView>& bands, const kernels::TileView& view,
              const BandMark& start = {}, const BandMark& end = {});
   /// Display GPU current, on its render stream while the atlas is mapped: waits for every band's
   /// counts, brings them over and shades the tile into `surface` at (view.surface_x, view.surface_y).

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "interop/graphics_resource.hpp"
-#include "life_kernels.hpp"
+#include "kernels/life_kernels.hpp"
 #include "render/tile_filler.hpp"
 
 namespace ls::interop {

@@ -20,7 +20,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "cuda_check.hpp"
+#include "kernels/cuda_check.hpp"
 #include "sim/cuda_handles.hpp"
 
 namespace ls::multi {

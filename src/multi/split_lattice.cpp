@@ -12,8 +12,8 @@
 
 #include "core/error.hpp"
 #include "core/splitmix.hpp"
-#include "cuda_check.hpp"
-#include "life_kernels.hpp"
+#include "kernels/cuda_check.hpp"
+#include "kernels/life_kernels.hpp"
 #include "multi/peer_exchange.hpp"
 #include "sim/cuda_handles.hpp"
 #include "sim/instance.hpp"
@@ -326,13 +326,13 @@ void SplitLattice::release() noexcept {
   state_.clear();
 }
 
-std::vector<BandView> SplitLattice::band_views() const {
+std::vector<sim::BandView> SplitLattice::band_views() const {
   const Layout layout = sim::layout_of(variant_);
   const std::size_t row_bytes = row_bytes_of(layout, width_);
-  std::vector<BandView> out;
+  std::vector<sim::BandView> out;
   out.reserve(state_.size());
   for (const auto& s : state_)
-    out.push_back(BandView{s->device, s->stream.get(), layout, s->own_rows(row_bytes, halo_),
+    out.push_back(sim::BandView{s->device, s->stream.get(), layout, s->own_rows(row_bytes, halo_),
                            s->band.first_row, s->band.rows, width_, height_});
   return out;
 }

@@ -29,7 +29,7 @@
 
 #include "core/engine.hpp"
 #include "multi/band_partition.hpp"
-#include "multi/band_view.hpp"
+#include "sim/band_view.hpp"
 #include "multi/device_workers.hpp"
 #include "multi/halo_exchange.hpp"
 #include "sim/cuda_handles.hpp"
@@ -82,7 +82,7 @@ class SplitLattice {
   int interior_trim() const { return trim_; }
   HaloExchange& exchange() { return *exchange_; }
   /// This process's bands, top to bottom (host data only: never waits, never touches a device).
-  std::vector<BandView> band_views() const;
+  std::vector<sim::BandView> band_views() const;
 
   /// Enqueued by each band's own thread on the band's stream, with its device current (SplitEngine
   /// records its timing events here).

@@ -7,7 +7,7 @@
 #include <map>
 #include <utility>
 
-#include "cuda_check.hpp"
+#include "kernels/cuda_check.hpp"
 #include "sim/cuda_handles.hpp"
 #include "sim/event_reads.hpp"
 

@@ -24,7 +24,7 @@
 #include "sim/summary_ring.hpp"
 #include "sim/timing_ring.hpp"
 
-namespace ls {
+namespace ls::sim {
 
 using kernels::Layout;
 using sim::Instance;
@@ -440,4 +440,4 @@ DeviceLatticeView CudaEngine::device_view(std::size_t index) const {
                            impl_->instances.stream_of(inst)};
 }
 
-}  // namespace ls
+}  // namespace ls::sim

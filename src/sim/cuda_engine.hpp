@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
-#include "life_kernels.hpp"
+#include "kernels/life_kernels.hpp"
 
 namespace ls {
 
@@ -28,6 +28,8 @@ struct DeviceLatticeView {
   int height = 0;
   cudaStream_t stream = nullptr;
 };
+
+namespace sim {
 
 /// The one-GPU engine. Its constructor makes `device` current; every later call must run on a
 /// thread whose current device is device() (its streams, events and memory belong to it). With
@@ -112,4 +114,5 @@ class CudaEngine final : public Engine {
   std::unique_ptr<Impl> impl_;
 };
 
+}  // namespace sim
 }  // namespace ls

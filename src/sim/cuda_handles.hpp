@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <utility>
 
-#include "cuda_check.hpp"
+#include "kernels/cuda_check.hpp"
 
 namespace ls::cuda {
 

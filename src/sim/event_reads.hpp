@@ -6,7 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "cuda_check.hpp"
+#include "kernels/cuda_check.hpp"
 
 namespace ls::sim {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "life_kernels.hpp"
+#include "kernels/life_kernels.hpp"
 #include "sim/frame_launch.hpp"
 #include "sim/instance.hpp"
 #include "sim/summary_ring.hpp"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
-#include "life_kernels.hpp"
+#include "kernels/life_kernels.hpp"
 #include "sim/cuda_handles.hpp"
 #include "sim/frame_launch.hpp"
 #include "sim/snapshots.hpp"

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
-#include "life_kernels.hpp"
+#include "kernels/life_kernels.hpp"
 #include "sim/instance.hpp"
 #include "sim/timing_ring.hpp"
 

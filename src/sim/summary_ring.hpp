@@ -12,7 +12,7 @@
 
 #include "core/engine.hpp"
 #include "core/summary_pacing.hpp"
-#include "life_kernels.hpp"
+#include "kernels/life_kernels.hpp"
 #include "sim/cuda_handles.hpp"
 #include "sim/event_reads.hpp"
 #include "sim/timing_ring.hpp"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "life_kernels.hpp"
+#include "kernels/life_kernels.hpp"
 #include "sim/event_reads.hpp"
 #include "sim/instance.hpp"
 

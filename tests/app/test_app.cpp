@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "app_test_util.hpp"
+#include "support/app_test_util.hpp"
 #include "render/tile_pixels.hpp"
 #include "view/view.hpp"
 

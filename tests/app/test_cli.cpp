@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "app/cli_numbers.hpp"
-#include "app_test_util.hpp"
+#include "control/numbers.hpp"
+#include "support/app_test_util.hpp"
 #include "core/error.hpp"
 
 namespace ls {

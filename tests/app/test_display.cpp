@@ -14,7 +14,7 @@
 #include <string>
 
 #include "app/figures.hpp"
-#include "app_test_util.hpp"
+#include "support/app_test_util.hpp"
 #include "core/cpu_engine.hpp"
 #include "render/headless.hpp"
 #include "render/host_filler.hpp"

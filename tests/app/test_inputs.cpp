@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "app/scene.hpp"
-#include "app_test_util.hpp"
+#include "control/scene.hpp"
+#include "support/app_test_util.hpp"
 #include "core/command.hpp"
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"

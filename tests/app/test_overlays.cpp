@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "app/figures.hpp"
-#include "app/scene.hpp"
+#include "control/scene.hpp"
 #include "app/tile_labels.hpp"
-#include "app_test_util.hpp"
+#include "support/app_test_util.hpp"
 #include "core/cpu_engine.hpp"
 #include "ui/help.hpp"
 #include "ui/panel.hpp"

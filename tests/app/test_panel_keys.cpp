@@ -14,8 +14,8 @@
 
 #include "app/app_settings.hpp"
 #include "app/input.hpp"
-#include "app/scene.hpp"
-#include "app_test_util.hpp"
+#include "control/scene.hpp"
+#include "support/app_test_util.hpp"
 #include "core/cpu_engine.hpp"
 #include "render/tile_pixels.hpp"
 #include "ui/panel.hpp"

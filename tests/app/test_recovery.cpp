@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "app/recovery.hpp"
-#include "app/scene.hpp"
-#include "app_test_util.hpp"
+#include "control/recovery.hpp"
+#include "control/scene.hpp"
+#include "support/app_test_util.hpp"
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
 #include "core/pattern.hpp"

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "app/engine_factory_gui.hpp"
-#include "app_test_util.hpp"
+#include "support/app_test_util.hpp"
 #include "core/engine.hpp"
 #include "core/error.hpp"
 #include "interop/cuda_tile_filler.hpp"
@@ -44,7 +44,7 @@ std::vector<std::uint32_t> shown_pixels(const render::Tile& tile) {
 /// A MultiEngine over CudaEngines on `devices` (a device may repeat) and those engines.
 struct Slots {
   std::unique_ptr<multi::MultiEngine> engine;
-  std::vector<CudaEngine*> cuda;
+  std::vector<sim::CudaEngine*> cuda;
 };
 Slots cuda_slots(const std::vector<int>& devices) {
   Slots out;
@@ -55,7 +55,7 @@ Slots cuda_slots(const std::vector<int>& devices) {
         throw DeviceError("cudaSetDevice(" + std::to_string(d) + ") failed");
     };
     make_current();
-    auto cuda = std::make_unique<CudaEngine>(d);
+    auto cuda = std::make_unique<sim::CudaEngine>(d);
     out.cuda.push_back(cuda.get());
     slots.push_back(multi::DeviceSlot{d, std::move(cuda), make_current});
   }
@@ -106,7 +106,7 @@ TEST(RemoteTiles, ShowThePixelsTheOneGpuPathDrawsWhileStepping) {
       for (const bool age : {false, true}) {
         SCOPED_TRACE("slots on GPUs " + device_list_text(devices) + ", " +
                      std::string(stream_mode_name(mode)) + (age ? ", age shading" : ""));
-        CudaEngine one(0);
+        sim::CudaEngine one(0);
         Slots several = cuda_slots(devices);
         for (std::size_t i = 0; i < 4; ++i) {
           InstanceSpec spec;
@@ -200,7 +200,7 @@ TEST(RemoteTiles, SplitInstancesShowThePixelsTheOneGpuPathDraws) {
   for (const auto& devices : layouts) {
     for (const bool age : {false, true}) {
       SCOPED_TRACE("bands on GPUs " + device_list_text(devices) + (age ? ", age shading" : ""));
-      CudaEngine one(0);
+      sim::CudaEngine one(0);
       Slots several = cuda_slots(devices);
       several.engine->enable_splits([devices] { return std::make_unique<multi::SplitEngine>(devices); });
       for (std::size_t i = 0; i < 4; ++i) {

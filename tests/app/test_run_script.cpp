@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app_test_util.hpp"
+#include "support/app_test_util.hpp"
 
 namespace ls::test {
 namespace {

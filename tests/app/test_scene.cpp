@@ -5,9 +5,9 @@
 
 #include <filesystem>
 
-#include "app/scene.hpp"
-#include "app/scene_build.hpp"
-#include "app_test_util.hpp"
+#include "control/scene.hpp"
+#include "control/scene_build.hpp"
+#include "support/app_test_util.hpp"
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
 #include "core/rule.hpp"

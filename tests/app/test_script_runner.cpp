@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "app/scene.hpp"
-#include "app/script_runner.hpp"
+#include "control/scene.hpp"
+#include "control/script_runner.hpp"
 #include "core/command.hpp"
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"

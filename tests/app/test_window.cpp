@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "app_test_util.hpp"
+#include "support/app_test_util.hpp"
 #include "render/window.hpp"
 
 namespace ls::test {

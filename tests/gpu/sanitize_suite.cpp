@@ -27,7 +27,7 @@ void run_suite() {
   for (const auto& size : sizes) {
     const int w = size[0], h = size[1];
     const std::string where = std::to_string(w) + "x" + std::to_string(h);
-    CudaEngine engine;
+    sim::CudaEngine engine;
     for (Variant v : kAllVariants) {
       InstanceSpec spec;
       spec.width = w;

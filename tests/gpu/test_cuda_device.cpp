@@ -32,7 +32,7 @@ TEST(CudaDevice, WithoutADeviceTheReasonNamesTheMissingDriverOrDevice) {
   EXPECT_EQ(why.find("insufficient"), std::string::npos) << why;
   // The engine refuses to start with the same reason.
   try {
-    CudaEngine engine;
+    sim::CudaEngine engine;
     ADD_FAILURE() << "the CUDA engine started without a device";
   } catch (const DeviceError& e) {
     EXPECT_EQ(std::string(e.what()), "the CUDA engine cannot start: " + why);

@@ -20,7 +20,7 @@
 #include "core/error.hpp"
 #include "core/rule.hpp"
 #include "core/summary_pacing.hpp"
-#include "life_kernels.hpp"
+#include "kernels/life_kernels.hpp"
 #include "sim/cuda_engine.hpp"
 #include "sim/frame_graph.hpp"
 
@@ -114,7 +114,7 @@ TEST_P(VariantsEqualReference, OnRandomSoupsAfterEachCheckpoint) {
   SCOPED_TRACE("rule " + c.rule.to_string() + ", " + std::to_string(c.width) + "x" +
                std::to_string(c.height) + ", density " + std::to_string(c.density) + ", seed " +
                std::to_string(c.seed) + ", k " + std::to_string(c.k));
-  CudaEngine engine;
+  sim::CudaEngine engine;
   for (Variant v : kAllVariants)
     engine.add(random_spec(c.width, c.height, c.density, c.seed, v, c.rule, c.k));
   Lattice reference = Lattice::random(c.width, c.height, c.density, c.seed);
@@ -146,7 +146,7 @@ TEST_F(CudaEngineTest, VariantSwitchesKeepTheStateExactly) {
   for (std::size_t r = 0; r < 6; ++r) {
     const Rule rule = rules[r * 3];
     SCOPED_TRACE("rule " + rule.to_string());
-    CudaEngine engine;
+    sim::CudaEngine engine;
     engine.add(random_spec(320, 192, 0.35, 77 + r, Variant::naive, rule, 5));
     Lattice reference = Lattice::random(320, 192, 0.35, 77 + r);
     const Variant order[] = {Variant::bitpacked, Variant::shared,  Variant::iterate,   Variant::naive,
@@ -169,7 +169,7 @@ TEST_F(CudaEngineTest, VariantSwitchesKeepTheStateExactly) {
 
 // A copy starts from its source's state and generation, in any variant, and then runs alike.
 TEST_F(CudaEngineTest, CopyInitGivesEqualHashes) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   engine.add(random_spec(512, 256, 0.3, 5, Variant::bitpacked, Rule::life(), 16));
   engine.step(10);
   for (Variant v : kAllVariants) {
@@ -199,7 +199,7 @@ TEST_F(CudaEngineTest, CopyInitGivesEqualHashes) {
 TEST_F(CudaEngineTest, AddMovedKeepsTheLatticeGenerationAndOrigin) {
   const Rule rule = parse_rule("B36/S23");
   const Lattice start = Lattice::random(160, 96, 0.35, 77);
-  CudaEngine engine;
+  sim::CudaEngine engine;
   std::uint64_t origin = 0xabc0;
   for (Variant v : kAllVariants) {
     InstanceSpec spec;
@@ -245,7 +245,7 @@ TEST_F(CudaEngineTest, AddMovedKeepsTheLatticeGenerationAndOrigin) {
 
 // One stream per instance, one shared stream, or switching between them mid-run: equal results.
 TEST_F(CudaEngineTest, StreamModesGiveEqualResults) {
-  const auto build = [](CudaEngine& e) {
+  const auto build = [](sim::CudaEngine& e) {
     int i = 0;
     for (Variant v : kAllVariants) {
       e.add(random_spec(256, 256, 0.3, 900 + i, v, Rule::life(), 7));
@@ -253,7 +253,7 @@ TEST_F(CudaEngineTest, StreamModesGiveEqualResults) {
       ++i;
     }
   };
-  CudaEngine per_instance, shared, switching;
+  sim::CudaEngine per_instance, shared, switching;
   build(per_instance);
   build(shared);
   build(switching);
@@ -280,7 +280,7 @@ TEST_F(CudaEngineTest, StreamModesGiveEqualResults) {
 // The frame loop (step, summaries requested and polled, display brackets) makes no blocking call;
 // the summaries and timings it reads later are the real ones.
 TEST_F(CudaEngineTest, StepMakesNoHostSyncsAndTimingsArrive) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   for (Variant v : kAllVariants) engine.add(random_spec(1024, 512, 0.25, 3, v, Rule::life(), 16));
   for (int frame = 0; frame < 300; ++frame) {
     engine.step(2);
@@ -373,7 +373,7 @@ int redraw_while_paused(Engine& e, int ms) {
 TEST_F(CudaEngineTest, AStepAfterAPauseSpansItsOwnWorkNotThePause) {
   constexpr int kPauseMs = 400;
   constexpr double kFrameMs = 100;  // a frame of two 256x256 instances takes well under 1 ms
-  CudaEngine engine;
+  sim::CudaEngine engine;
   engine.add(random_spec(256, 256, 0.3, 61, Variant::bitpacked, Rule::life(), 4));
   engine.add(random_spec(256, 256, 0.3, 62, Variant::shared, Rule::life(), 4));
   const auto check_frame = [&](const char* which) {
@@ -417,7 +417,7 @@ TEST_F(CudaEngineTest, AStepAfterAPauseSpansItsOwnWorkNotThePause) {
 // exactly those frames (each frame is waited for, so none is dropped), the timeline is complete,
 // stepping never blocks, and every variant still ends on the reference.
 TEST_F(CudaEngineTest, TimingPeriodTimesOneFrameInNAndKeepsTheStateExact) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   int seed = 40;
   for (Variant v : kAllVariants) engine.add(random_spec(256, 128, 0.3, seed++, v, Rule::life(), 4));
   engine.set_timing_period(8);
@@ -486,10 +486,10 @@ TEST_F(CudaEngineTest, TimingPeriodTimesOneFrameInNAndKeepsTheStateExact) {
 // both stream modes, across a variant switch and with odd and even launches per frame, every
 // variant still ends on the reference, its summaries and timings arrive, and stepping never blocks.
 TEST_F(CudaEngineTest, GraphFramesEqualDirectFramesAndTheReference) {
-  CudaEngine graphs, direct;
+  sim::CudaEngine graphs, direct;
   EXPECT_TRUE(graphs.launch_graphs());
   direct.set_launch_graphs(false);
-  for (CudaEngine* e : {&graphs, &direct}) {
+  for (sim::CudaEngine* e : {&graphs, &direct}) {
     int i = 0;
     for (Variant v : kAllVariants) {
       e->add(random_spec(256, 128, 0.35, 300 + i, v, Rule::life(), 2));
@@ -500,7 +500,7 @@ TEST_F(CudaEngineTest, GraphFramesEqualDirectFramesAndTheReference) {
   long long generations = 0;
   const auto run = [&](int frames, int gens) {
     for (int frame = 0; frame < frames; ++frame) {
-      for (CudaEngine* e : {&graphs, &direct}) {
+      for (sim::CudaEngine* e : {&graphs, &direct}) {
         e->step(gens);
         EXPECT_EQ(e->host_syncs_in_last_step(), 0u);
         e->request_summaries();
@@ -539,7 +539,7 @@ TEST_F(CudaEngineTest, GraphFramesEqualDirectFramesAndTheReference) {
 
 // On one shared stream nothing runs side by side: the busy time fits in the span.
 TEST_F(CudaEngineTest, SharedStreamFramesDoNotOverlap) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   engine.set_stream_mode(StreamMode::shared);
   for (int i = 0; i < 6; ++i)
     engine.add(random_spec(1024, 1024, 0.3, 40 + i, Variant::global, Rule::life(), 1));
@@ -557,7 +557,7 @@ std::size_t free_device_memory() {
   return free_bytes;
 }
 
-void churn_once(CudaEngine& engine) {
+void churn_once(sim::CudaEngine& engine) {
   engine.add(random_spec(1024, 1024, 0.3, 1, Variant::bitpacked, Rule::life(), 16));
   engine.add(random_spec(2048, 512, 0.3, 2, Variant::global, Rule::life(), 1));
   engine.add(random_spec(512, 512, 0.3, 3, Variant::naive, Rule::life(), 1));
@@ -579,7 +579,7 @@ void churn_once(CudaEngine& engine) {
 // the allocator's 2 MiB granularity), measured as free memory before and after adding a 16384²
 // instance of each variant and stepping it into a frame graph.
 TEST_F(CudaEngineTest, DeviceMemoryPerCellIsTwoBytesOrTwoBits) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   engine.add(random_spec(256, 256, 0.3, 1, Variant::bitpacked, Rule::life(), 4));
   for (int f = 0; f < 4; ++f) engine.step(4);  // kernels loaded, graphs made
   engine.finish();
@@ -608,7 +608,7 @@ TEST_F(CudaEngineTest, DeviceMemoryPerCellIsTwoBytesOrTwoBits) {
 
 // Adding and removing instances (with copies, switches, summaries and reads) gives every byte back.
 TEST_F(CudaEngineTest, AddAndRemoveInALoopGivesDeviceMemoryBack) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   churn_once(engine);  // loads every kernel module (lazy loading allocates on first use)
   engine.finish();
   const std::size_t before = free_device_memory();
@@ -628,7 +628,7 @@ TEST_F(CudaEngineTest, AddAndRemoveInALoopGivesDeviceMemoryBack) {
 // A lattice that cannot fit is refused with how much was asked and how much is free, and the
 // instances already there go on untouched.
 TEST_F(CudaEngineTest, ImpossibleLatticeThrowsInputErrorAndChangesNothing) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   engine.add(random_spec(256, 256, 0.3, 11, Variant::bitpacked, Rule::life(), 16));
   engine.add(random_spec(256, 128, 0.3, 12, Variant::shared, Rule::life(), 1));
   engine.step(7);
@@ -653,7 +653,7 @@ TEST_F(CudaEngineTest, ImpossibleLatticeThrowsInputErrorAndChangesNothing) {
 }
 
 TEST_F(CudaEngineTest, BadRequestsThrowInputErrorAndChangeNothing) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   engine.add(random_spec(64, 64, 0.3, 1, Variant::iterate, Rule::life(), 4));
   EXPECT_THROW(engine.remove(1), InputError);
   EXPECT_THROW(engine.set_variant(3, Variant::naive), InputError);
@@ -666,7 +666,7 @@ TEST_F(CudaEngineTest, BadRequestsThrowInputErrorAndChangeNothing) {
   EXPECT_THROW(engine.step(-1), InputError);
   EXPECT_EQ(engine.size(), 1u);
   EXPECT_EQ(engine.status(0).generations_per_launch, 4);
-  EXPECT_THROW(CudaEngine(1 << 20), DeviceError);
+  EXPECT_THROW(sim::CudaEngine(1 << 20), DeviceError);
 }
 
 // Life facts on every variant: a glider moves one cell diagonally every 4 generations, wrapping
@@ -677,7 +677,7 @@ TEST_F(CudaEngineTest, GliderMovesOneCellDiagonallyEveryFourGenerations) {
   for (auto [x, y] : {std::pair{61, 29}, {62, 30}, {60, 31}, {61, 31}, {62, 31}}) start.set(x, y, true);
   for (Variant v : kAllVariants) {
     SCOPED_TRACE(std::string(variant_name(v)));
-    CudaEngine engine;
+    sim::CudaEngine engine;
     InstanceSpec spec;
     spec.variant = v;
     spec.generations_per_launch = 3;
@@ -702,7 +702,7 @@ TEST_F(CudaEngineTest, IterateDeeperThanTheGpuAllowsRunsShallowerAndExact) {
     ~Restore() { ls::kernels::set_iterate_smem_limit_for_testing(0); }
   } restore;
   const Lattice start = Lattice::random(480, 224, 0.3, 4242);
-  CudaEngine engine;
+  sim::CudaEngine engine;
   InstanceSpec spec;
   spec.variant = Variant::iterate;
   spec.generations_per_launch = 64;
@@ -721,7 +721,7 @@ TEST_F(CudaEngineTest, IterateDeeperThanTheGpuAllowsRunsShallowerAndExact) {
 TEST_F(CudaEngineTest, SetCellChangesOneCellAndTheOrigin) {
   for (Variant v : kAllVariants) {
     SCOPED_TRACE(std::string(variant_name(v)));
-    CudaEngine engine;
+    sim::CudaEngine engine;
     engine.add(random_spec(96, 64, 0.0, 1, v, Rule::life(), 1));
     const std::uint64_t origin = engine.status(0).origin;
     engine.set_cell(0, -1, 69, true);
@@ -739,7 +739,7 @@ TEST_F(CudaEngineTest, SetCellChangesOneCellAndTheOrigin) {
 // Host snapshots hold exactly the state (and generation) an instance had when they were asked for,
 // and lattices above the size limit get none.
 TEST_F(CudaEngineTest, SnapshotsCopyTheStateToTheHost) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   for (Variant v : kAllVariants) engine.add(random_spec(256, 160, 0.4, 21, v, Rule::life(), 6));
   engine.add(random_spec(1024, 1024, 0.4, 22, Variant::bitpacked, Rule::life(), 6));
   engine.step(9);
@@ -771,7 +771,7 @@ TEST_F(CudaEngineTest, SnapshotsCopyTheStateToTheHost) {
 // mode (graph mode times it by stamps, written once its copy is done).
 TEST_F(CudaEngineTest, ASnapshotStartedInATimedFrameShowsOnItsInstancesRow) {
   for (const StreamMode mode : {StreamMode::per_instance, StreamMode::shared, StreamMode::graph}) {
-    CudaEngine engine;
+    sim::CudaEngine engine;
     engine.set_stream_mode(mode);
     engine.add(random_spec(256, 160, 0.4, 31, Variant::bitpacked, Rule::life(), 8));
     engine.add(random_spec(1024, 1024, 0.4, 32, Variant::shared, Rule::life(), 1));
@@ -802,7 +802,7 @@ TEST_F(CudaEngineTest, ASnapshotStartedInATimedFrameShowsOnItsInstancesRow) {
 // Through the Engine interface alone, as the app's recovery uses it: the engine names its device,
 // and its snapshots are the lattices at the request (here after finish(), so they have landed).
 TEST_F(CudaEngineTest, SnapshotsThroughTheEngineInterfaceAreTheLatticesAtTheRequest) {
-  CudaEngine cuda;
+  sim::CudaEngine cuda;
   Engine& engine = cuda;
   EXPECT_EQ(engine.cuda_device(), cuda.device());
   for (Variant v : kAllVariants) engine.add(random_spec(128, 96, 0.35, 23, v, parse_rule("B36/S23"), 3));
@@ -831,7 +831,7 @@ TEST_F(CudaEngineTest, SnapshotsThroughTheEngineInterfaceAreTheLatticesAtTheRequ
 TEST_F(CudaEngineTest, ChurnLeavesUntouchedInstancesAndDeviceMemoryAsInACleanRun) {
   const InstanceSpec a = random_spec(512, 512, 0.3, 101, Variant::bitpacked, Rule::life(), 16);
   const InstanceSpec b = random_spec(256, 384, 0.4, 102, Variant::iterate, parse_rule("B36/S23"), 5);
-  CudaEngine engine, clean;
+  sim::CudaEngine engine, clean;
   clean.add(a);
   clean.add(b);
   churn_once(engine);
@@ -900,7 +900,7 @@ TEST_F(CudaEngineTest, ChurnLeavesUntouchedInstancesAndDeviceMemoryAsInACleanRun
 // first fill may leave the driver's page tables for the whole device behind, so the second fill
 // is the one that must give back every byte).
 TEST_F(CudaEngineTest, FillingTheDeviceEndsInACleanInputError) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   churn_once(engine);
   engine.finish();
   const InstanceSpec big =
@@ -952,7 +952,7 @@ namespace {
 // blocks.
 TEST_F(CudaEngineTest, GraphModeEqualsTheReferenceForEveryVariantOnRandomRules) {
   const auto rules = test_rules();
-  CudaEngine engine;
+  sim::CudaEngine engine;
   engine.set_stream_mode(StreamMode::graph);
   std::vector<Rule> used;
   int i = 0;
@@ -990,7 +990,7 @@ TEST_F(CudaEngineTest, GraphModeEqualsTheReferenceForEveryVariantOnRandomRules) 
 // any instance shows during the run, read every frame while the GPU may lag, is its reference's population
 // and hash at the generation it names (no summary carries another frame's values), and the last ones arrive.
 TEST_F(CudaEngineTest, GraphModeSummariesOfManyInstancesNameTheirGeneration) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   engine.set_stream_mode(StreamMode::graph);
   constexpr int kInstances = 70, kFrames = 48;
   std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> truth(kInstances);
@@ -1040,7 +1040,7 @@ void CUDART_CB hold_stream(void* release) {
 // overwriting a slot still in flight. Every summary shown meanwhile names its generation truly, no
 // step blocks, and once the GPU is released the summaries catch up with the state.
 TEST_F(CudaEngineTest, GraphModeSummariesWhileTheGpuLagsNameTheirGeneration) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   engine.set_stream_mode(StreamMode::graph);
   constexpr int kInstances = 20, kFrames = 24, kHeld = 10;
   std::vector<std::vector<std::uint64_t>> truth(kInstances);
@@ -1087,7 +1087,7 @@ TEST_F(CudaEngineTest, GraphModeSummariesWhileTheGpuLagsNameTheirGeneration) {
 // Switching among the three stream modes and across variants keeps each instance's hash, and the
 // run ends on the reference.
 TEST_F(CudaEngineTest, SwitchingModesAndVariantsInGraphModeKeepsTheHash) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   for (int i = 0; i < 4; ++i)
     engine.add(random_spec(256, 128, 0.3, 40 + i, kAllVariants[i], Rule::life(), 4));
   const StreamMode modes[] = {StreamMode::graph, StreamMode::per_instance, StreamMode::graph,
@@ -1119,7 +1119,7 @@ TEST_F(CudaEngineTest, SwitchingModesAndVariantsInGraphModeKeepsTheHash) {
 // In graph mode each instance is a branch of its own: every instance has its own step bar on its own
 // row, a display bar, and step timings; the frame has a span; host enqueue time is measured.
 TEST_F(CudaEngineTest, GraphModeTimingsAndTimelineAreComplete) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   engine.set_stream_mode(StreamMode::graph);
   for (int i = 0; i < 8; ++i)
     engine.add(random_spec(512, 256, 0.25, 80 + i, kAllVariants[i % kAllVariants.size()], Rule::life(), 8));
@@ -1182,7 +1182,7 @@ TEST_F(CudaEngineTest, GraphModeTimingsAndTimelineAreComplete) {
 }
 
 /// Frame graph builds while `frames` frames of `generations` run.
-std::uint64_t builds_over(CudaEngine& e, int frames, int generations) {
+std::uint64_t builds_over(sim::CudaEngine& e, int frames, int generations) {
   const std::uint64_t before = e.frame_graph_stats().builds;
   for (int f = 0; f < frames; ++f) e.step(generations);
   return e.frame_graph_stats().builds - before;
@@ -1192,7 +1192,7 @@ std::uint64_t builds_over(CudaEngine& e, int frames, int generations) {
 // (timed and untimed frames, both front buffers), and each change of instances, variant, k,
 // generations per frame or timing period builds anew.
 TEST_F(CudaEngineTest, GraphModeRebuildsOnlyWhenTheFramesShapeChanges) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   engine.set_stream_mode(StreamMode::graph);
   for (int i = 0; i < 4; ++i)
     engine.add(random_spec(256, 256, 0.3, 20 + i, Variant::bitpacked, Rule::life(), 1));
@@ -1223,7 +1223,7 @@ TEST_F(CudaEngineTest, GraphModeRebuildsOnlyWhenTheFramesShapeChanges) {
 // A paused app asks for summaries without stepping: graph mode still delivers the summary of the
 // state it stands at, without a host sync.
 TEST_F(CudaEngineTest, GraphModeSummariesArriveWhilePaused) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   engine.set_stream_mode(StreamMode::graph);
   engine.add(random_spec(256, 256, 0.3, 5, Variant::bitpacked, Rule::life(), 2));
   for (int f = 0; f < 10; ++f) {

@@ -38,7 +38,7 @@ TEST(DeviceFault, SnapshotsOutliveAFatalDeviceError) {
                                 soup(128, 128, 33, Variant::shared)};
   std::vector<std::string> messages;
   {
-    CudaEngine engine;
+    sim::CudaEngine engine;
     for (const auto& s : specs) engine.add(s);
     engine.step(7);
     engine.request_snapshots(1u << 20);

@@ -35,7 +35,7 @@ InstanceSpec large_soup() {
 }
 
 TEST_F(SummaryPacingTest, ALargeLatticesSummariesArePacedAndExactAtTheirGeneration) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   engine.add(large_soup());
   constexpr int kFrames = 40;
   int summaries = 0;
@@ -86,7 +86,7 @@ TEST_F(SummaryPacingTest, ALargeLatticesSummariesArePacedAndExactAtTheirGenerati
 // When the summary gets cheap (everything died), the pacing follows: the next summaries come
 // sooner, and the newest is exact.
 TEST_F(SummaryPacingTest, PacingFollowsTheCostWhenItDrops) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   engine.add(large_soup());
   for (int f = 0; f < 20; ++f) {
     engine.step(1);
@@ -112,7 +112,7 @@ TEST_F(SummaryPacingTest, PacingFollowsTheCostWhenItDrops) {
 // A paused app asks for summaries every redraw: an unchanged state is never summarized again, so a
 // paused huge lattice costs the GPU nothing.
 TEST_F(SummaryPacingTest, APausedLatticeIsNotSummarizedAgain) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   engine.add(large_soup());
   engine.step(1);
   for (int i = 0; i < kMaxSummaryEvery; ++i) engine.request_summaries();

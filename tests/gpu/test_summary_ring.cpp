@@ -28,7 +28,7 @@ class SummaryRingTest : public ::testing::Test {
 
 /// Steps and requests a summary every frame, polling status() as the app does, until a summary
 /// newer than `after` arrives (or `limit` passes). Returns it with the frames it took.
-std::optional<StateSummary> request_until_newer(CudaEngine& engine, std::uint64_t after,
+std::optional<StateSummary> request_until_newer(sim::CudaEngine& engine, std::uint64_t after,
                                                 std::chrono::seconds limit, long long& frames,
                                                 std::uint64_t& lag) {
   const auto deadline = Clock::now() + limit;
@@ -51,7 +51,7 @@ std::optional<StateSummary> request_until_newer(CudaEngine& engine, std::uint64_
 // newest finished summary must still advance; the last request, made with the ring full, ends
 // equal to the state read back.
 TEST_F(SummaryRingTest, SummariesArriveWhileTheHostStaysFarAhead) {
-  CudaEngine engine;
+  sim::CudaEngine engine;
   InstanceSpec spec;
   spec.width = 8192;
   spec.height = 8192;

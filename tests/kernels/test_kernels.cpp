@@ -16,8 +16,8 @@
 #include "core/lattice.hpp"
 #include "core/rule.hpp"
 #include "core/splitmix.hpp"
-#include "cuda_check.hpp"
-#include "life_kernels.hpp"
+#include "kernels/cuda_check.hpp"
+#include "kernels/life_kernels.hpp"
 
 namespace {
 

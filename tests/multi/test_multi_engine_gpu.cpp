@@ -59,7 +59,7 @@ MultiEngine cuda_slots(const std::vector<int>& devices, SlotEnqueue enqueue = Sl
         throw DeviceError("cudaSetDevice(" + std::to_string(d) + ") failed");
     };
     make_current();
-    slots.push_back(DeviceSlot{d, std::make_unique<CudaEngine>(d), make_current});
+    slots.push_back(DeviceSlot{d, std::make_unique<sim::CudaEngine>(d), make_current});
   }
   return MultiEngine(std::move(slots), RepeatedDevicesForTests{}, enqueue);
 }

@@ -231,7 +231,7 @@ TEST_F(SplitLatticeTest, TheChosenTrimFitsTheLaunchersRoundsAndKeepsTheLatticeEx
     if (sms == 132) {
       EXPECT_EQ(split.lattice(0).interior_trim(), size == 65536 ? 64 : 0) << size << "²";
     }
-    CudaEngine one(0);
+    sim::CudaEngine one(0);
     one.add(spec);
     for (const int steps : {16, 37}) {
       split.step(steps);
@@ -268,13 +268,13 @@ TEST_F(SplitLatticeTest, GlidersCrossingBandEdgesAndTheWrapStayExact) {
 }
 
 TEST_F(SplitLatticeTest, SummariesEqualTheOneGpuEnginesAtEveryCheckedGeneration) {
-  CudaEngine one(0);
+  sim::CudaEngine one(0);
   const InstanceSpec spec = soup(1024, 1024, Variant::bitpacked, 16, Rule::life(), 77);
   one.add(spec);
   for (const auto& devices : band_layouts()) {
     SplitEngine split(devices);
     split.add(spec);
-    CudaEngine ref(0);
+    sim::CudaEngine ref(0);
     ref.add(spec);
     for (const int n : {0, 1, 16, 100, 333}) {
       split.step(n);
@@ -346,7 +346,7 @@ TEST_F(SplitLatticeTest, CellEditsNearBandEdgesReachTheNeighboursHalos) {
 TEST_F(SplitLatticeTest, TimedFramesGiveOneBarPerBandAndChangeNoState) {
   for (const auto& devices : band_layouts()) {
     SplitEngine split(devices);
-    CudaEngine ref(0);
+    sim::CudaEngine ref(0);
     const InstanceSpec a = soup(512, 512, Variant::bitpacked, 8, Rule::life(), 5);
     const InstanceSpec b = soup(256, 1024, Variant::shared, 1, Rule::life(), 6);
     split.add(a);

@@ -34,7 +34,7 @@ class Scratch {
 
 #if defined(__SANITIZE_ADDRESS__)
 // The programs started here run without the leak check: their GL drivers' allocations cannot be
-// attributed (as in tests/app/app_test_util.hpp).
+// attributed (as in tests/support/app_test_util.hpp).
 constexpr const char* kChildEnv =
     "export ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\"; "
     "export LSAN_OPTIONS=\"${LSAN_OPTIONS:+$LSAN_OPTIONS:}fast_unwind_on_malloc=1\"; ";

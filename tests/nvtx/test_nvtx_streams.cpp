@@ -36,7 +36,7 @@ InstanceSpec spec(int w, int h, Variant v) {
 TEST(NvtxStreams, EachInstanceStreamIsNamedByIndexVariantAndSizeAndRenamedOnChanges) {
   std::string why;
   if (cuda_device_count(&why) == 0) GTEST_SKIP() << "no CUDA device: " << why;
-  CudaEngine engine(0);
+  sim::CudaEngine engine(0);
   engine.add(spec(64, 64, Variant::global));
   engine.add(spec(128, 64, Variant::shared));
   engine.add(spec(64, 128, Variant::bitpacked));
