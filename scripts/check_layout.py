@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""check_layout.py — the size limits of the code: no file in src/ or kernels/ over 500 lines, and no
-function there over 80 lines from its opening line to its closing brace.
+"""check_layout.py — the shape of the code: no file in src/ or kernels/ over 500 lines, no function
+there over 80 lines from its opening line to its closing brace, and every include going down the
+layers (docs/architecture.md): a folder includes only the folders below it, and no program folder
+(app, cli, bench) includes another.
 
 Usage: check_layout.py [ROOT] [--max-file N] [--max-function N]
-Prints one line per file or function over its limit (path:line: what) and exits 1 when there is
-any, 0 otherwise. Functions are found from the code's braces with comments, strings and character
+Prints one line per file or function over its limit and per include against the layers (path:line:
+what) and exits 1 when there is any, 0 otherwise. Functions are found from the code's braces with comments, strings and character
 literals blanked out: a brace opens a function body when the declaration before it ends its
 parameter list (`)`, or `)` then const, override, noexcept, final or mutable) outside a function;
 braces inside a function (lambdas, blocks) belong to it.
@@ -17,6 +19,26 @@ SOURCE_DIRS = ("src", "kernels")
 EXTENSIONS = (".cpp", ".hpp", ".cu", ".cuh", ".h")
 SCOPE_WORDS = re.compile(r"^(template\s*<.*>\s*)?(namespace|class|struct|union|enum|extern)\b", re.S)
 TRAILERS = {"const", "override", "noexcept", "final", "mutable"}
+
+# What each folder may include besides itself (kernels/ is the top-level folder, the rest are under
+# src/). The programs sit on the control layer; main.cpp (src/) dispatches between them.
+BELOW_PROGRAMS = {"control", "core", "view", "kernels", "sim", "multi", "dist"}
+LAYERS = {
+    "core": set(),
+    "view": set(),
+    "kernels": {"core"},
+    "sim": {"core", "kernels"},
+    "multi": {"core", "kernels", "sim"},
+    "dist": {"core", "kernels", "sim", "multi"},
+    "render": {"core", "view"},
+    "ui": {"core", "view"},
+    "interop": {"core", "kernels", "sim", "render", "view"},
+    "control": {"core", "view", "kernels", "sim", "multi", "dist"},
+    "cli": BELOW_PROGRAMS,
+    "bench": BELOW_PROGRAMS,
+    "app": BELOW_PROGRAMS | {"render", "ui", "interop"},
+}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/', re.M)
 
 
 def blank_out(text):
@@ -137,6 +159,14 @@ def main(argv):
                 lines = text.count("\n") + (0 if text.endswith("\n") else 1)
                 if lines > max_file:
                     problems.append(f"{rel}:1: {lines} lines (at most {max_file})")
+                layer = rel.split(os.sep)[0] if top == "kernels" else rel.split(os.sep)[1]
+                if layer in LAYERS:
+                    for m in INCLUDE.finditer(text):
+                        used = m.group(1)
+                        if used != layer and used not in LAYERS[layer] and used in LAYERS:
+                            line = text.count("\n", 0, m.start()) + 1
+                            problems.append(f"{rel}:{line}: {layer} includes {used}/ (it may include "
+                                            f"{', '.join(sorted(LAYERS[layer])) or 'nothing'} besides itself)")
                 for first, last in functions(blank_out(text)):
                     length = last - first + 1
                     if length > max_function:
