@@ -11,14 +11,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 #include "app/engine_factory_gui.hpp"
-#include "control/numbered_path.hpp"
 #include "app/report.hpp"
 #include "app/tile_labels.hpp"
+#include "control/numbered_path.hpp"
 #include "core/error.hpp"
 #include "core/pattern.hpp"
 #include "core/trace.hpp"
@@ -57,8 +56,9 @@ void App::setup() {
   if (!options_.script.empty()) script_ = ScriptRunner::from_file(options_.script);
   // The engine refuses a backend or devices this build or machine does not have, as it would with
   // a display (it touches no display: the filler waits for the GL context).
-  DisplayedEngine made = make_displayed_engine(options_.backend, options_.devices, options_.devices_option,
-                                               options_.display_device, options_.split);
+  DisplayedEngine made =
+      make_displayed_engine(options_.backend, options_.devices, options_.devices_option,
+                            options_.display_device, options_.split, options_.test_slots_per_gpu);
   engine_ = std::move(made.engine);
   // 64 instances per GPU the engine runs on (under `all`, only now known).
   check_instance_count(options_.instances, engine_->max_instances());
@@ -87,8 +87,8 @@ void App::setup() {
     scene_->populate(options_.instances, options_.pattern, /*keep_rule=*/!options_.rule.empty());
   }
   recovery_ = std::make_unique<Recovery>(
-      *engine_, RecoverySettings{options_.snapshot_max_cells, kSnapshotIntervalSeconds,
-                                 fault_frame_from_environment()});
+      *engine_,
+      RecoverySettings{options_.snapshot_max_cells, kSnapshotIntervalSeconds, options_.test_fault_at_frame});
 
   if (options_.headless) {
     headless_ = std::make_unique<render::HeadlessContext>(made.cuda_device);
@@ -102,10 +102,7 @@ void App::setup() {
       std::make_unique<render::TileRenderer>(render::find_data_dir("shaders"), std::move(made.filler));
   renderer_->set_display_path(setup_.display_path);
   figures_.run().display.path = render::display_path_text(setup_.display_path, renderer_->remote_copy());
-  const char* layer = std::getenv("LS_UI_LAYER");
-  if (!(layer && std::string(layer) == "direct"))
-    ui_layer_ = std::make_unique<render::OverlayLayer>(render::find_data_dir("shaders"));
-  figures_.run().ui.layer = ui_layer_ ? "cached" : "direct";
+  ui_layer_ = std::make_unique<render::OverlayLayer>(render::find_data_dir("shaders"));
   imgui_ = std::make_unique<ImGuiLayer>(window_.get(), setup_.width, setup_.height);
   if (window_) input_.take_keys_from_imgui(window_->handle());
   panel_.set_scale(imgui_->scale());
@@ -392,22 +389,18 @@ void App::composite(const std::vector<view::Placement>& placements, int fw, int 
   renderer_->draw(placements, fw, fh);
   const auto ui_start = Clock::now();
   if (ImDrawData* draw_data = ImGui::GetDrawData()) {
-    if (!ui_layer_) {
+    if (rebuild || ui_layer_->width() != fw || ui_layer_->height() != fh) {
+      ui_layer_->begin(fw, fh);
       ImGuiLayer::render(draw_data);
-    } else {
-      if (rebuild || ui_layer_->width() != fw || ui_layer_->height() != fh) {
-        ui_layer_->begin(fw, fh);
-        ImGuiLayer::render(draw_data);
-        ui_layer_->end();
-        // Blend only where ImGui drew: a full-screen pass costs the H100/H200's few raster
-        // units as much as drawing the labels did.
-        std::vector<view::Rect> regions;
-        for (const ui::Region& region : ui::covering_regions(ui::draw_command_boxes(*draw_data), fw, fh, 16))
-          regions.push_back(view::Rect{region.x, region.y, region.w, region.h});
-        ui_layer_->set_regions(regions);
-      }
-      ui_layer_->composite(fw, fh);
+      ui_layer_->end();
+      // Blend only where ImGui drew: a full-screen pass costs the H100/H200's few raster units as
+      // much as drawing the labels did.
+      std::vector<view::Rect> regions;
+      for (const ui::Region& region : ui::covering_regions(ui::draw_command_boxes(*draw_data), fw, fh, 16))
+        regions.push_back(view::Rect{region.x, region.y, region.w, region.h});
+      ui_layer_->set_regions(regions);
     }
+    ui_layer_->composite(fw, fh);
   }
   figures_.run().ui.draw_ms += ms_since(ui_start);
   render::check_gl("drawing a frame");

@@ -88,9 +88,9 @@ DisplayedEngine make_displayed_engine(std::string_view backend, int device) {
 }
 
 DisplayedEngine make_displayed_engine(std::string_view backend, const DeviceList& devices,
-                                      std::string_view option, std::optional<int> display_device,
-                                      bool split) {
-  EngineChoice choice = choose_app_engine(backend, devices, option);
+                                      std::string_view option, std::optional<int> display_device, bool split,
+                                      int slots_per_gpu) {
+  EngineChoice choice = choose_app_engine(backend, devices, option, slots_per_gpu);
   if (split) {
     if (!choice.multi)
       throw InputError("--split: a lattice splits across two or more GPUs; " + std::string(option) +

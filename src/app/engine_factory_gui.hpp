@@ -38,10 +38,11 @@ DisplayedEngine make_displayed_engine(std::string_view backend, int device);
 /// peer to peer, or through pinned host memory where two GPUs have no peer access
 /// (interop::MultiTileFiller; no host sync either way). A display device that is not one of the
 /// devices is an InputError naming them. With `split` (--split), every new instance is split across
-/// all the devices (InputError with fewer than two).
+/// all the devices (InputError with fewer than two). `slots_per_gpu`: choose_app_engine's test hook
+/// (1 for users).
 DisplayedEngine make_displayed_engine(std::string_view backend, const DeviceList& devices,
-                                      std::string_view option, std::optional<int> display_device,
-                                      bool split = false);
+                                      std::string_view option, std::optional<int> display_device, bool split,
+                                      int slots_per_gpu);
 
 #if defined(LIFESTREAMS_HAVE_CUDA)
 /// Where each instance of `multi` runs, for its MultiTileFiller: its slot and index there, or a

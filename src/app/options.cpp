@@ -83,6 +83,15 @@ void define_options(CLI::App& cli, Options& o, OptionText& a) {
                  "interop (default) or textbook: how CUDA lattices reach the screen (textbook copies "
                  "each to the host and uploads it with glTexSubImage2D, for comparison)")
       ->type_name("PATH");
+  // Test hooks for tests that drive the app as a process; hidden from --help (group "").
+  cli.add_option(kFaultAtFrameOption, a.test_fault_at_frame,
+                 "throw a device error once N frames are done, as a failing device would")
+      ->type_name("N")
+      ->group("");
+  cli.add_option("--test-slots-per-gpu", a.test_slots_per_gpu,
+                 "every device of --devices stands in K (2..8) slots of one several-GPU engine")
+      ->type_name("K")
+      ->group("");
 }
 
 int max_app_instances(const DeviceList& devices) {
@@ -127,6 +136,11 @@ void convert_numbers(const OptionText& a, const CLI::App& cli, Options& o) {
   if (a.frames) o.frames = parse_whole("--frames", *a.frames, 1, std::numeric_limits<long long>::max());
   if (a.snapshot_max_cells)
     o.snapshot_max_cells = parse_unsigned64("--snapshot-max-cells", *a.snapshot_max_cells);
+  if (a.test_fault_at_frame)
+    o.test_fault_at_frame =
+        parse_whole(kFaultAtFrameOption, *a.test_fault_at_frame, 0, std::numeric_limits<long long>::max());
+  if (a.test_slots_per_gpu)
+    o.test_slots_per_gpu = static_cast<int>(parse_whole("--test-slots-per-gpu", *a.test_slots_per_gpu, 2, 8));
   for (const char* name : {"--rule", "--variant", "--pattern", "--script", "--screenshot", "--report"}) {
     const CLI::Option* opt = cli.get_option(name);
     if (opt->count() > 0 && opt->results().front().empty())

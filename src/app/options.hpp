@@ -50,12 +50,17 @@ struct Options {
   std::string report;
   std::uint64_t snapshot_max_cells = kDefaultSnapshotMaxCells;
   std::string display_path = "interop";
+  /// Test hooks, hidden from --help (docs/developer-options.md): --test-fault-at-frame N (-1: none)
+  /// and --test-slots-per-gpu K (1: every device one slot).
+  long long test_fault_at_frame = -1;
+  int test_slots_per_gpu = 1;
 };
 
 /// The app's numeric options as written (converted strictly by convert_numbers).
 struct OptionText {
   std::optional<std::string> instances, width, height, density, seed, generations_per_frame,
-      generations_per_launch, timing_period, device, devices, display_device, frames, snapshot_max_cells;
+      generations_per_launch, timing_period, device, devices, display_device, frames, snapshot_max_cells,
+      test_fault_at_frame, test_slots_per_gpu;
 };
 
 /// Defines every option of the app on `cli`: text options go to `options`, numbers to `text`.

@@ -28,7 +28,7 @@ struct DisplayFigures {
 
 /// What the ImGui layer (panel, tile labels) cost the frame loop, host time.
 struct UiFigures {
-  std::string layer = "cached";  // cached: drawn into a texture when rebuilt; direct: every frame
+  std::string layer = "cached";  // drawn into a texture when rebuilt, blended over every frame
   long long rebuilds = 0;
   double build_ms = 0;  // NewFrame .. Render, total over the rebuilds
   double draw_ms = 0;   // the GL calls that put the layer on screen, total over all frames

@@ -1,7 +1,7 @@
 // engine_factory.cpp — engine selection; the only place app code names a concrete engine.
 #include "control/engine_factory.hpp"
 
-#include <cstdlib>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -23,14 +23,6 @@ EngineChoice cpu_choice() {
   choice.cpu = cpu.get();
   choice.engine = std::move(cpu);
   return choice;
-}
-
-/// LIFESTREAMS_TEST_SLOTS_PER_GPU (choose_app_engine's test hook): 2..8 slots per device, else 1.
-int test_slots_per_gpu() {
-  const char* text = std::getenv("LIFESTREAMS_TEST_SLOTS_PER_GPU");
-  if (!text) return 1;
-  const int k = std::atoi(text);
-  return k >= 2 && k <= 8 ? k : 1;
 }
 
 }  // namespace
@@ -93,7 +85,8 @@ EngineChoice choose_engine(std::string_view backend, int device) {
 #endif
 }
 
-EngineChoice choose_app_engine(std::string_view backend, const DeviceList& devices, std::string_view option) {
+EngineChoice choose_app_engine(std::string_view backend, const DeviceList& devices, std::string_view option,
+                               int slots_per_gpu) {
   if (backend != "auto" && backend != "cpu" && backend != "cuda")
     throw InputError("--backend " + std::string(backend) + ": expected auto, cpu or cuda");
   const bool one = !devices.all && devices.ordinals.size() == 1;
@@ -114,7 +107,7 @@ EngineChoice choose_app_engine(std::string_view backend, const DeviceList& devic
   } else if (!one) {
     resolve_devices(option, devices);  // several without a GPU: refused, saying why
   }
-  const int repeats = gpus ? test_slots_per_gpu() : 1;
+  const int repeats = gpus ? std::max(slots_per_gpu, 1) : 1;
   if (list.size() == 1 && repeats == 1) return choose_engine(backend, list.front());
 #if defined(LIFESTREAMS_HAVE_CUDA)
   std::vector<multi::DeviceSlot> slots;

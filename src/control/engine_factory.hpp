@@ -34,7 +34,7 @@ std::unique_ptr<Engine> make_engine(std::string_view backend, const DeviceList& 
 struct EngineChoice {
   std::unique_ptr<Engine> engine;
   CpuEngine* cpu = nullptr;
-  sim::CudaEngine* cuda = nullptr;           // never set in a build without CUDA
+  sim::CudaEngine* cuda = nullptr;      // never set in a build without CUDA
   multi::MultiEngine* multi = nullptr;  // the app on several GPUs (choose_app_engine)
   /// With `multi`: each slot's CUDA engine, in slot order (the display draws from them).
   std::vector<sim::CudaEngine*> slot_cuda;
@@ -49,11 +49,12 @@ EngineChoice choose_engine(std::string_view backend, int device);
 /// InputError listing the GPUs present; several devices with --backend cpu, or without CUDA, are
 /// refused as make_engine refuses them.
 ///
-/// Test hook (never for users): with LIFESTREAMS_TEST_SLOTS_PER_GPU=K (2..8) in the environment
-/// and CUDA devices present, every listed device stands in K slots of one MultiEngine
+/// `slots_per_gpu` (a test hook, the app's hidden --test-slots-per-gpu; 1 for users): from 2 on,
+/// with CUDA devices present, every listed device stands in that many slots of one MultiEngine
 /// (multi::RepeatedDevicesForTests), even for one device, so that the several-GPU display (remote
 /// tiles, their copies and events) runs on a one-GPU machine.
-EngineChoice choose_app_engine(std::string_view backend, const DeviceList& devices, std::string_view option);
+EngineChoice choose_app_engine(std::string_view backend, const DeviceList& devices, std::string_view option,
+                               int slots_per_gpu);
 
 /// Whether this build contains the CUDA engine.
 bool build_has_cuda();

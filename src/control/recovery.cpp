@@ -98,17 +98,6 @@ bool write_new_file(const std::filesystem::path& dir, const RecoveryState& state
 
 }  // namespace
 
-long long fault_frame_from_environment() {
-  const char* text = std::getenv(kFaultAtFrameVariable);
-  if (!text || !*text) return -1;
-  long long frame = -1;
-  const char* end = text + std::char_traits<char>::length(text);
-  const auto [ptr, ec] = std::from_chars(text, end, frame);
-  if (ec != std::errc() || ptr != end || frame < 0)
-    throw InputError(std::string(kFaultAtFrameVariable) + "=" + text + ": expected a frame number");
-  return frame;
-}
-
 void write_lattice_rle(std::ostream& out, const Lattice& cells, const Rule& rule, const std::string& name,
                        const std::vector<std::string>& comments) {
   const int w = cells.width(), h = cells.height();
@@ -158,7 +147,7 @@ void Recovery::after_frame(long long frames_done, double now_s) {
   }
   if (settings_.fault_at_frame >= 0 && frames_done >= settings_.fault_at_frame) {
     throw DeviceError("injected fault after frame " + std::to_string(frames_done) + " (" +
-                      kFaultAtFrameVariable + "=" + std::to_string(settings_.fault_at_frame) + ")");
+                      kFaultAtFrameOption + " " + std::to_string(settings_.fault_at_frame) + ")");
   }
 }
 

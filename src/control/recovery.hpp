@@ -24,18 +24,16 @@ namespace ls::app {
 inline constexpr std::uint64_t kDefaultSnapshotMaxCells = std::uint64_t{1} << 28;
 /// Snapshots are requested at most this often.
 inline constexpr double kSnapshotIntervalSeconds = 10.0;
-/// The test hook: LIFESTREAMS_FAULT_AT_FRAME=N makes the frame loop throw a DeviceError once N
-/// frames are done, as a device failure would (tests/app/test_recovery.cpp).
-inline constexpr const char* kFaultAtFrameVariable = "LIFESTREAMS_FAULT_AT_FRAME";
+/// The test hook's option: the app's hidden --test-fault-at-frame N (docs/developer-options.md).
+inline constexpr const char* kFaultAtFrameOption = "--test-fault-at-frame";
 
 struct RecoverySettings {
   std::uint64_t snapshot_max_cells = kDefaultSnapshotMaxCells;  // 0: no snapshots
   double interval_s = kSnapshotIntervalSeconds;
-  long long fault_at_frame = -1;  // -1: no injected fault
+  /// A test hook: the frame loop throws a DeviceError once this many frames are done, as a device
+  /// failure would (tests/app/test_recovery.cpp). -1: no injected fault.
+  long long fault_at_frame = -1;
 };
-
-/// LIFESTREAMS_FAULT_AT_FRAME as a frame number, or -1 when unset. InputError when malformed.
-long long fault_frame_from_environment();
 
 /// One instance's state kept for recovery.
 using RecoveryState = HostSnapshot;

@@ -1,5 +1,5 @@
 // test_display.cpp — how the tiles and the ImGui layer reach the screen: the cached ImGui layer
-// looks as drawing ImGui directly does, the interop render kernels draw the same pixels as the
+// shows the tile labels, the interop render kernels draw the same pixels as the
 // textbook path (host copy + the CPU twin + glTexSubImage2D), age shading fades a cell that died
 // on every backend, and --report gives both paths' cost. In this process, on a headless GL
 // context: the host filler uploads the CPU twin's pixels, and a tile keeps its texture, and what
@@ -14,13 +14,13 @@
 #include <string>
 
 #include "app/figures.hpp"
-#include "support/app_test_util.hpp"
 #include "core/cpu_engine.hpp"
 #include "render/headless.hpp"
 #include "render/host_filler.hpp"
 #include "render/paths.hpp"
 #include "render/tile_pixels.hpp"
 #include "render/tiles.hpp"
+#include "support/app_test_util.hpp"
 #include "ui/regions.hpp"
 #include "view/view.hpp"
 
@@ -31,44 +31,19 @@ bool have_cuda(const ScratchDir& dir) {
   return shell(dir, quoted_app() + " run --backend cuda --width 32 --height 32 --generations 0") == 0;
 }
 
-// The largest difference of any colour channel between two same-sized images, and how many
-// pixels differ at all.
-struct Difference {
-  int max = 0;
-  long long pixels = 0;
-};
-Difference compare(const Png& a, const Png& b) {
-  Difference d;
-  for (std::size_t i = 0; i < a.rgb.size(); i += 3) {
-    int m = 0;
-    for (std::size_t c = 0; c < 3; ++c) m = std::max(m, std::abs(int(a.rgb[i + c]) - int(b.rgb[i + c])));
-    d.max = std::max(d.max, m);
-    d.pixels += m > 0;
-  }
-  return d;
-}
-
-// Tile labels (translucent boxes, antialiased text) over a paused scene, drawn once through the
-// cached layer and once directly: the layer holds premultiplied colour, so blending it over the
-// tiles gives what blending each ImGui triangle did, up to one level of rounding per channel.
-TEST(Display, CachedImGuiLayerLooksLikeDrawingImGuiDirectly) {
+// Tile labels (translucent boxes, antialiased text) over a paused scene reach the screen through
+// the cached ImGui layer: their light text stands on a dark box over the tile.
+TEST(Display, CachedImGuiLayerShowsTheTileLabels) {
   ScratchDir dir;
   dir.write("labels.script", "pause\npanel off\nsize 256 256\ninstances 3\nstep 5\nscreenshot s.png\nquit\n");
-  for (const char* layer : {"direct", "cached"}) {
-    ASSERT_EQ(shell(dir, std::string("env -u DISPLAY LS_UI_LAYER=") + layer + " " + quoted_app() +
-                             " --headless --backend cpu --size 640x360 --script labels.script && mv s.png " +
-                             layer + ".png"),
-              0)
-        << dir.read("out.txt");
-  }
-  const Png direct = load_png(dir.file("direct.png"));
-  const Png cached = load_png(dir.file("cached.png"));
-  ASSERT_TRUE(direct.ok() && cached.ok());
-  ASSERT_EQ(direct.width, cached.width);
-  ASSERT_EQ(direct.height, cached.height);
-  const Difference d = compare(direct, cached);
-  EXPECT_LE(d.max, 1) << d.pixels << " pixels differ";
-  // The labels are there: their text is light on a dark box over the tile.
+  ASSERT_EQ(shell(dir, "env -u DISPLAY " + quoted_app() +
+                           " --headless --backend cpu --size 640x360 --script labels.script"),
+            0)
+      << dir.read("out.txt");
+  const Png cached = load_png(dir.file("s.png"));
+  ASSERT_TRUE(cached.ok());
+  ASSERT_EQ(cached.width, 640);
+  ASSERT_EQ(cached.height, 360);
   const auto rects = view::layout_tiles(view::Rect{0, 0, 640, 360}, 3, 256, 256);
   int light = 0;
   for (int y = rects[0].y; y < rects[0].y + 30; ++y)

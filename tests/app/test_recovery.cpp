@@ -13,10 +13,10 @@
 
 #include "control/recovery.hpp"
 #include "control/scene.hpp"
-#include "support/app_test_util.hpp"
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
 #include "core/pattern.hpp"
+#include "support/app_test_util.hpp"
 
 namespace ls::app {
 namespace {
@@ -177,7 +177,7 @@ TEST(Recovery, InjectedFaultAfterTheGivenFrame) {
 void expect_recovery(const std::string& backend, int fault_frame) {
   test::ScratchDir dir;
   const std::string command =
-      "env -u DISPLAY LIFESTREAMS_FAULT_AT_FRAME=" + std::to_string(fault_frame) + " " + test::quoted_app() +
+      "env -u DISPLAY " + test::quoted_app() + " --test-fault-at-frame " + std::to_string(fault_frame) +
       " --headless --backend " + backend +
       " --width 256 --height 128 --instances 3 --size 640x360 --snapshot-max-cells 32768";
   ASSERT_EQ(test::shell(dir, command), 3) << dir.read("out.txt");
@@ -229,16 +229,33 @@ TEST(Recovery, AfterAFatalErrorTheAppSavesSnapshotsAndExits3Cuda) {
 // Above --snapshot-max-cells nothing is copied, and the app says which instance has no file.
 TEST(Recovery, TheAppNamesInstancesAboveTheLimit) {
   test::ScratchDir dir;
-  ASSERT_EQ(
-      test::shell(dir, "env -u DISPLAY LIFESTREAMS_FAULT_AT_FRAME=2 " + test::quoted_app() +
-                           " --headless --backend cpu --width 256 --height 128 --instances 2 --size 640x360 "
-                           "--snapshot-max-cells 1000"),
-      3);
+  ASSERT_EQ(test::shell(dir, "env -u DISPLAY " + test::quoted_app() +
+                                 " --test-fault-at-frame 2 --headless --backend cpu --width 256 --height 128 "
+                                 "--instances 2 --size 640x360 "
+                                 "--snapshot-max-cells 1000"),
+            3);
   const std::string out = dir.read("out.txt");
   EXPECT_NE(out.find("instance 0 not saved: 256x128 is above --snapshot-max-cells 1000"), std::string::npos)
       << out;
   EXPECT_NE(out.find("instance 1 not saved"), std::string::npos) << out;
   EXPECT_FALSE(std::filesystem::exists(dir.file("lifestreams-recovered-0-gen2.rle")));
+}
+
+// The fault hook is for tests: --help does not show it, and a value that is not a frame number is
+// bad input (exit 2, one line) like any option's.
+TEST(Recovery, TheFaultHookIsHiddenAndCheckedAsAnyOption) {
+  test::ScratchDir dir;
+  ASSERT_EQ(test::shell(dir, test::quoted_app() + " --help"), 0);
+  EXPECT_EQ(dir.read("out.txt").find("--test-"), std::string::npos) << dir.read("out.txt");
+  for (const char* bad : {"x", "-1", "2.5"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_EQ(test::shell(dir, "env -u DISPLAY " + test::quoted_app() + " --headless --backend cpu " +
+                                   "--test-fault-at-frame=" + bad),
+              2);
+    const std::string out = dir.read("out.txt");
+    EXPECT_EQ(out.rfind("lifestreams: --test-fault-at-frame", 0), 0u) << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  }
 }
 
 }  // namespace
