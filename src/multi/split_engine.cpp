@@ -39,8 +39,10 @@ struct SplitEngine::Entry {
   std::size_t next_asked = 0;
 };
 
-SplitEngine::SplitEngine(std::vector<int> devices) : devices_(std::move(devices)) {
+SplitEngine::SplitEngine(std::vector<int> devices, SplitTuning tuning)
+    : devices_(std::move(devices)), tuning_(tuning) {
   if (devices_.empty()) throw InputError("a split engine needs at least one device");
+  check_split_tuning(tuning_);
   std::string why;
   const int count = cuda_device_count(&why);
   if (count == 0) throw DeviceError("no usable CUDA device (" + why + ")");
@@ -85,9 +87,9 @@ std::unique_ptr<SplitLattice> SplitEngine::make(const InstanceSpec& spec, std::u
     SplitLattice& source = *at(copy->source).lattice;
     InstanceSpec s = spec;
     s.init = source.read();
-    return std::make_unique<SplitLattice>(*workers_, s, source.generation());
+    return std::make_unique<SplitLattice>(*workers_, s, source.generation(), nullptr, tuning_);
   }
-  return std::make_unique<SplitLattice>(*workers_, spec, generation);
+  return std::make_unique<SplitLattice>(*workers_, spec, generation, nullptr, tuning_);
 }
 
 void SplitEngine::add(const InstanceSpec& spec) {
@@ -148,7 +150,7 @@ void SplitEngine::set_variant(std::size_t index, Variant variant) {
   InstanceSpec s = respec(*e.lattice);
   s.variant = variant;
   auto timing = std::make_unique<BandTimings>(devices_);
-  e.lattice = std::make_unique<SplitLattice>(*workers_, s, e.lattice->generation());
+  e.lattice = std::make_unique<SplitLattice>(*workers_, s, e.lattice->generation(), nullptr, tuning_);
   e.timing = std::move(timing);
 }
 
@@ -162,7 +164,7 @@ void SplitEngine::set_generations_per_launch(std::size_t index, int k) {
   InstanceSpec s = respec(*e.lattice);
   s.generations_per_launch = k;
   auto timing = std::make_unique<BandTimings>(devices_);
-  e.lattice = std::make_unique<SplitLattice>(*workers_, s, e.lattice->generation());
+  e.lattice = std::make_unique<SplitLattice>(*workers_, s, e.lattice->generation(), nullptr, tuning_);
   e.timing = std::move(timing);
 }
 

@@ -25,6 +25,7 @@
 
 #include "core/engine.hpp"
 #include "multi/split_timings.hpp"
+#include "multi/split_tuning.hpp"
 
 namespace ls::multi {
 
@@ -39,7 +40,8 @@ class SplitEngine final : public Engine {
  public:
   /// Every instance is split over `devices`, one band per entry, in this order. A device may
   /// repeat (tests: several bands on one GPU); the command line refuses repeats before this.
-  explicit SplitEngine(std::vector<int> devices);
+  /// Every lattice steps as `tuning` says (split_tuning.hpp; InputError when it is not one).
+  explicit SplitEngine(std::vector<int> devices, SplitTuning tuning = {});
   ~SplitEngine() override;
 
   std::string backend() const override { return "cuda"; }
@@ -48,6 +50,7 @@ class SplitEngine final : public Engine {
   int cuda_device() const override;
   std::size_t size() const override { return instances_.size(); }
   const std::vector<int>& devices() const { return devices_; }
+  const SplitTuning& tuning() const { return tuning_; }
   /// Every instance is split over all the devices.
   std::vector<int> instance_devices(std::size_t index) const override;
 
@@ -100,6 +103,7 @@ class SplitEngine final : public Engine {
   void harvest_timings();
 
   std::vector<int> devices_;
+  SplitTuning tuning_;
   std::unique_ptr<DeviceWorkers> workers_;
   std::vector<std::unique_ptr<Entry>> instances_;
   std::uint64_t frames_ = 0;       // step() calls that stepped: the pacing's and frames_ago's clock

@@ -8,14 +8,19 @@
 // high-priority edge stream, and sends those rows on that stream while the band's interior (its
 // own rows as one window) is stepped on the band's stream; the band's stream then copies the edge
 // rows in and waits for the halos. A window of W rows stepped g generations as a torus of its own
-// is exact in its rows [g, W - g). Bands too thin for the windows, and a process's share of a
-// lattice split across processes (its exchange is NCCL's), step their whole buffer and exchange
-// after it. With LIFESTREAMS_SPLIT_WHOLE_BUFFER=1 in the environment every band does (the bench's
-// before/after, the tests of both paths). A bitpacked band's interior may leave a few more own rows
-// to its edge windows (interior_trim) so that its blocks fit the kernel's rounds;
-// LIFESTREAMS_SPLIT_TRIM=N forces N rows (before/after, tests). The split
-// lattice equals the one-GPU lattice cell for cell, generation by generation, and its summary
-// (population and the state hash over the whole lattice) is the one-lattice summary.
+// is exact in its rows [g, W - g). A bitpacked interior instead steps its own rows from the whole
+// buffer and writes only them, exact, so the edge windows give back only its trim. Bands too thin
+// for the windows, a process's share of a lattice split across processes (its exchange is NCCL's),
+// and every band under SplitTuning::overlap = false step their whole buffer and exchange after it.
+// A bitpacked band's interior may leave a few more own rows to its edge windows (interior_trim) so
+// that its blocks fit the kernel's rounds (edge_windows.hpp); SplitTuning::trim_rows sets it. The
+// split lattice equals the one-GPU lattice cell for cell, generation by generation, whatever the
+// tuning, and its summary (population and the state hash over the whole lattice) is the
+// one-lattice summary.
+//
+// Its work is in four files: split_lattice.cpp (bands made and released), split_lattice_step.cpp
+// (the launches and exchanges of a step, cell edits), split_lattice_reads.cpp (summaries,
+// snapshots, reads); split_band_state.hpp holds one band's stream, events and memory.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -29,9 +34,10 @@
 
 #include "core/engine.hpp"
 #include "multi/band_partition.hpp"
-#include "sim/band_view.hpp"
 #include "multi/device_workers.hpp"
 #include "multi/halo_exchange.hpp"
+#include "multi/split_tuning.hpp"
+#include "sim/band_view.hpp"
 #include "sim/cuda_handles.hpp"
 
 namespace ls::multi {
@@ -58,9 +64,10 @@ class SplitLattice {
   /// with read()). Throws InputError, changing nothing, when a band is too thin for the variant
   /// (band_partition.hpp) or does not fit in its device's free memory (what is asked and free).
   /// With `share`: only this process's bands of the share's partition (one per slot), their halos
-  /// refreshed by the share's exchange.
+  /// refreshed by the share's exchange. `tuning` as split_tuning.hpp says (InputError when its
+  /// trim is not -1 or a multiple of 16).
   SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std::uint64_t generation = 0,
-               const ProcessShare* share = nullptr);
+               const ProcessShare* share = nullptr, const SplitTuning& tuning = {});
   ~SplitLattice();
   SplitLattice(const SplitLattice&) = delete;
   SplitLattice& operator=(const SplitLattice&) = delete;
@@ -78,7 +85,7 @@ class SplitLattice {
   /// Whether the bands step their edges first (see the top of this file).
   bool edges_first() const { return edges_first_; }
   /// Edges first: own rows each side that the interior leaves to the edge windows, chosen so that
-  /// the interior's blocks fill the launcher's last round (choose_trim in the .cpp), else 0.
+  /// the interior's blocks fill the launcher's last round (choose_trim) or as tuned, else 0.
   int interior_trim() const { return trim_; }
   HaloExchange& exchange() { return *exchange_; }
   /// This process's bands, top to bottom (host data only: never waits, never touches a device).
@@ -130,11 +137,34 @@ class SplitLattice {
 
  private:
   struct BandState;
+  // Construction (split_lattice.cpp), in its order.
+  /// The launch depth, this process's bands of the partition and their halo.
+  void cut_into_bands(const ProcessShare* share);
+  /// Edges first or whole buffers, the edge windows' rows and the interior's trim.
+  void plan_steps(bool process_share, const SplitTuning& tuning);
+  /// Refuses (InputError, what each device is asked and has free) before anything is allocated.
+  void check_free_memory() const;
+  /// Band `slot`'s stream, events and memory on its device (current); `view` says where its rows are.
+  std::unique_ptr<BandState> allocate_band(int slot, BandMemory& view) const;
+  /// Enqueues the initial state (a soup or an uploaded lattice) band by band on each band's thread.
+  void fill(const InitialState& init);
+  std::size_t row_bytes() const;
+  /// One band's allocation: two buffers (own rows and halos), the summary result, the edge buffers.
+  std::size_t band_bytes(const Band& band) const;
+
+  // A step (split_lattice_step.cpp).
   /// Steps `rows` rows starting at `in` as a torus of their own into `out`.
   void launch_window(const void* in, void* out, int rows, int generations, cudaStream_t stream) const;
   void enqueue_launch(BandState& s, int generations);
   void enqueue_launch_edges_first(BandState& s, int band, int generations, int per_exchange,
                                   const StepHooks* marks);
+  /// Edges first: both edge windows of buffer `in` stepped into the edge buffers of parity `out`.
+  void launch_edge_windows(BandState& s, std::size_t in, std::size_t out, int generations,
+                           cudaStream_t stream) const;
+  /// Edges first: the first and last `rows` own rows of buffer `out`, copied from its edge buffers
+  /// on the band's stream.
+  void copy_edge_rows_in(BandState& s, std::size_t out, int rows) const;
+
   void run(const std::function<void(int band, BandState& s)>& job);
   /// Drains every band's streams, then frees the exchange and the bands (each with its device
   /// current); the destructor's work, and a throwing constructor's.
@@ -155,10 +185,9 @@ class SplitLattice {
   int window_ = 0;  // rows of each edge window (edges first), else 0
   int trim_ = 0;    // own rows each side the interior leaves to the edge windows (edges first)
   bool edges_first_ = false;
-  bool edges_lead_ = false;  // LIFESTREAMS_SPLIT_EDGES=lead: edge windows on the band's stream first
-  // Bitpacked (LIFESTREAMS_SPLIT_EXACT_INTERIOR=0: as the other variants): the interior steps the
-  // own rows from the whole buffer and writes only them, exact, so the edges give back only the
-  // trim (none at most sizes), and both edge windows go in one launch.
+  // Bitpacked: the interior steps the own rows from the whole buffer and writes only them, exact,
+  // so the edges give back only the trim (none at most sizes), and both edge windows go in one
+  // launch. The other variants have no such kernel: their interior is a window of its own.
   bool exact_interior_ = false;
   bool halos_stale_ = true;
   bool broken_ = false;

@@ -2,8 +2,9 @@
 // machine, into 2-4 bands of that GPU, each band with its own thread): every variant equals the
 // CPU reference cell for cell on random soups and random Life-like rules over many generations and
 // several k, with patterns that cross band edges and the wrap; the summary equals the one-GPU
-// engine's at every checked generation; a too-thin band is refused, changing nothing; a step
-// never blocks. Skips (with the reason) where there is no CUDA device.
+// engine's at every checked generation, whatever the tuning (trim, overlap); a too-thin band is
+// refused, changing nothing; a step never blocks. Skips (with the reason) where there is no CUDA
+// device.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -81,18 +82,6 @@ InstanceSpec soup(int w, int h, Variant v, int k, const Rule& rule, std::uint64_
   return s;
 }
 
-/// Sets (for the lattices made while it lives) whether every band steps its whole buffer, or
-/// bands step their edges first where they are thick enough (the default).
-class WholeBuffer {
- public:
-  explicit WholeBuffer(bool on) {
-    if (on) setenv("LIFESTREAMS_SPLIT_WHOLE_BUFFER", "1", 1);
-  }
-  ~WholeBuffer() { unsetenv("LIFESTREAMS_SPLIT_WHOLE_BUFFER"); }
-  WholeBuffer(const WholeBuffer&) = delete;
-  WholeBuffer& operator=(const WholeBuffer&) = delete;
-};
-
 // Both ways of stepping a band (edges first, and the whole buffer then the exchange), each band
 // layout, every variant and several k, band heights that differ between bands.
 TEST_F(SplitLatticeTest, EveryVariantSplitIntoBandsEqualsTheCpuReferenceOnSoupsAndRandomRules) {
@@ -100,8 +89,7 @@ TEST_F(SplitLatticeTest, EveryVariantSplitIntoBandsEqualsTheCpuReferenceOnSoupsA
   int edges_first = 0, whole = 0;
   for (const bool whole_buffer : {false, true})
     for (const auto& devices : band_layouts()) {
-      const WholeBuffer path(whole_buffer);
-      SplitEngine engine(devices);
+      SplitEngine engine(devices, SplitTuning{.overlap = !whole_buffer});
       for (const Variant v : kAllVariants) {
         const std::vector<int> ks =
             variant_iterates(v) ? std::vector<int>{1, 5, 16, 33} : std::vector<int>{1};
@@ -165,26 +153,15 @@ TEST_F(SplitLatticeTest, BandsAtTheEdgesFirstMinimumStayExact) {
   }
 }
 
-/// Sets LIFESTREAMS_SPLIT_TRIM (the rows a band's interior leaves to its edge windows) for the
-/// lattices made while it lives.
-class ForcedTrim {
- public:
-  explicit ForcedTrim(int rows) { setenv("LIFESTREAMS_SPLIT_TRIM", std::to_string(rows).c_str(), 1); }
-  ~ForcedTrim() { unsetenv("LIFESTREAMS_SPLIT_TRIM"); }
-  ForcedTrim(const ForcedTrim&) = delete;
-  ForcedTrim& operator=(const ForcedTrim&) = delete;
-};
-
 // Interiors that leave more rows to the edge windows: the windows grow, and the band's first and
 // last trim + k rows come from them. Exact for every variant at every trim, k and band height,
 // including trims a band is too thin for (they fall back to none).
 TEST_F(SplitLatticeTest, TrimmedInteriorsStayExact) {
   std::mt19937_64 rng(47);
   for (const auto& devices : band_layouts()) {
-    SplitEngine engine(devices);
     const int n = static_cast<int>(devices.size());
     for (const int trim : {16, 48, 96}) {
-      const ForcedTrim forced(trim);
+      SplitEngine engine(devices, SplitTuning{.trim_rows = trim});
       for (const Variant v : kAllVariants) {
         const std::vector<int> ks =
             variant_iterates(v) ? std::vector<int>{1, 5, 16, 33} : std::vector<int>{1};
@@ -211,6 +188,39 @@ TEST_F(SplitLatticeTest, TrimmedInteriorsStayExact) {
           engine.remove(0);
         }
       }
+    }
+  }
+}
+
+// Without overlap every band steps its whole buffer, then exchanges: no edge windows, so no trim
+// even where one is asked, and the lattice stays exact.
+TEST_F(SplitLatticeTest, WholeBandsSteppedWithoutOverlapTakeNoTrimAndStayExact) {
+  std::mt19937_64 rng(53);
+  for (const auto& devices : band_layouts()) {
+    SplitEngine engine(devices, SplitTuning{.trim_rows = 16, .overlap = false});
+    const int rows = 256 * static_cast<int>(devices.size());
+    const InstanceSpec spec = soup(128, rows, Variant::bitpacked, 8, Rule::life(), rng());
+    engine.add(spec);
+    EXPECT_FALSE(engine.lattice(0).edges_first()) << name_of(devices);
+    EXPECT_EQ(engine.lattice(0).interior_trim(), 0) << name_of(devices);
+    Lattice want = Lattice::random(128, rows, 0.3, std::get<RandomInit>(spec.init).seed);
+    for (const int steps : {8, 3, 21}) {
+      engine.step(steps);
+      cpu_run(want, Rule::life(), steps, 1);
+      ASSERT_EQ(difference(engine.read(0), want), "") << name_of(devices) << " after +" << steps;
+    }
+  }
+}
+
+// A trim is -1 (chosen) or whole halo granules: anything else is refused when the engine is made,
+// before any device is touched (so this holds without a GPU too).
+TEST(SplitEngine, ATrimThatIsNotAMultipleOf16IsRefusedNamingIt) {
+  for (const int trim : {-2, 8, 17, 100}) {
+    try {
+      SplitEngine engine({0, 0}, SplitTuning{.trim_rows = trim});
+      ADD_FAILURE() << "trim " << trim << " was taken";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::to_string(trim)), std::string::npos) << e.what();
     }
   }
 }
