@@ -55,6 +55,11 @@
 // (move() reads the lattice to the host and uploads it to the target). A moved instance starts a
 // fresh timing window and has no summary or recovery snapshot until the next request_summaries() /
 // request_snapshots().
+//
+// Its work is in five files: multi_engine.cpp (the slots, their threads, the calls over every
+// slot), multi_engine_placement.cpp (adding, removing, replacing), multi_engine_moves.cpp (moves,
+// splits and merges), multi_engine_instance.cpp (one instance's calls forwarded) and
+// multi_engine_timings.cpp (the children's figures merged).
 #pragma once
 
 #include <cstddef>
@@ -190,6 +195,8 @@ class MultiEngine final : public Engine {
  private:
   /// Place::slot of a split instance (its local index is in split_).
   static constexpr std::size_t kSplit = static_cast<std::size_t>(-1);
+  /// Instances one slot (one GPU) runs at most; a split instance counts on every slot.
+  static constexpr std::size_t kPerSlot = static_cast<std::size_t>(kMaxInstancesPerDevice);
   struct Place {
     std::size_t slot = 0;   // or kSplit
     std::size_t local = 0;  // the instance's index in its slot's engine (or split_)
@@ -198,6 +205,8 @@ class MultiEngine final : public Engine {
   Engine& engine_of(const Place& p) const;
   /// "GPU 1" or "GPUs 0,1" (a split place), for messages.
   std::string where(const Place& p) const;
+  /// Runs `body`; an InputError from a child comes out naming where it refused ("GPU 1: ...").
+  static void on_device(const std::string& where, const std::function<void()>& body);
   /// The split child, made on first use; InputError when splits are not enabled.
   Engine& split_child();
   /// Appends `spec` (a Lattice init) as a split instance; refuses when a slot is full.
