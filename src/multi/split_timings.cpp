@@ -108,92 +108,119 @@ void SplitTimings::harvest(const std::vector<BandTimings*>& instances, const std
   }
 }
 
-/// Reads timed frame `timed`: false, changing nothing, while any of its events is pending.
-bool SplitTimings::read(const std::vector<BandTimings*>& instances, const std::vector<int>& devices,
-                        std::uint64_t timed) {
+/// One band's step in a timed frame, and the work it marked, in ms from its GPU's reference event.
+struct SplitTimings::BandMark {
+  std::size_t instance = 0;
+  std::size_t band = 0;
+  double start = 0;
+  double end = 0;
+  std::array<double, BandTimings::kMarked.size()> marked_start{}, marked_end{};
+};
+
+SplitTimings::DeviceBands SplitTimings::bands_of_frame(const std::vector<BandTimings*>& instances,
+                                                       const std::vector<int>& devices, std::uint64_t timed) {
   const std::size_t s = static_cast<std::size_t>(timed % kSplitTimingRing);
-  struct Mark {
-    std::size_t instance;
-    std::size_t band;
-    double start;
-    double end;
-    std::array<double, BandTimings::kMarked.size()> marked_start{}, marked_end{};
-  };
-  // The bands of this frame, per device in the order the engine lists its devices.
-  std::vector<int> order;
-  for (const int d : devices)
-    if (std::find(order.begin(), order.end(), d) == order.end()) order.push_back(d);
-  std::map<int, std::vector<Mark>> per_device;
+  std::map<int, std::vector<BandMark>> per_device;
   for (std::size_t i = 0; i < instances.size(); ++i) {
     const BandTimings::Slot& slot = instances[i]->slots_[s];
     if (slot.timed != timed) continue;
     for (std::size_t b = 0; b < slot.start.size(); ++b)
-      if (slot.start[b] && slot.end[b]) per_device[instances[i]->devices_[b]].push_back(Mark{i, b, 0, 0});
+      if (slot.start[b] && slot.end[b]) per_device[instances[i]->devices_[b]].push_back(BandMark{i, b});
   }
+  DeviceBands out;
+  for (const int d : devices) {
+    auto it = per_device.find(d);
+    if (it == per_device.end()) continue;
+    out.emplace_back(d, std::move(it->second));
+    per_device.erase(it);  // a device listed again (several bands on it) is placed once
+  }
+  return out;
+}
+
+bool SplitTimings::read_device(const std::vector<BandTimings*>& instances, std::size_t s, int device,
+                               std::vector<BandMark>& marks) {
+  const cuda::DeviceGuard on(device);
+  const cudaEvent_t ref = instances[marks.front().instance]->slots_[s].start[marks.front().band].get();
+  for (BandMark& m : marks) {
+    const BandTimings::Slot& slot = instances[m.instance]->slots_[s];
+    // Start and end were recorded on one stream: the end finishing implies the start did.
+    if (!sim::try_elapsed_ms(ref, slot.end[m.band].get(), m.end)) return false;
+    if (!sim::try_elapsed_ms(ref, slot.start[m.band].get(), m.start)) return false;
+    for (std::size_t k = 0; k < BandTimings::kMarked.size(); ++k) {
+      const BandTimings::Marked& w = slot.marks[m.band][k];
+      if (!w.recorded) continue;
+      if (!sim::try_elapsed_ms(ref, w.end.get(), m.marked_end[k])) return false;
+      if (!sim::try_elapsed_ms(ref, w.start.get(), m.marked_start[k])) return false;
+    }
+  }
+  return true;
+}
+
+GpuFrameTimings SplitTimings::place_device(const std::vector<BandTimings*>& instances, std::size_t s,
+                                           int device, const std::vector<BandMark>& marks, int& row,
+                                           std::vector<TimelineBar>& bars,
+                                           std::vector<double>& instance_step) {
+  double first_start = marks.front().start, last_end = marks.front().end;
+  for (const BandMark& m : marks) {
+    const auto& w = instances[m.instance]->slots_[s].marks[m.band];
+    first_start = std::min(first_start, m.start);
+    last_end = std::max(last_end, m.end);
+    for (std::size_t k = 0; k < w.size(); ++k)
+      if (w[k].recorded) last_end = std::max(last_end, m.marked_end[k]);
+  }
+  double busy = 0;
+  for (const BandMark& m : marks) {
+    const int band_row = row++;
+    bars.push_back(
+        {m.instance, band_row, TimelineBar::Kind::step, m.start - first_start, m.end - first_start, device});
+    busy += m.end - m.start;
+    instance_step[m.instance] = std::max(instance_step[m.instance], m.end - m.start);
+    const auto& w = instances[m.instance]->slots_[s].marks[m.band];
+    for (std::size_t k = 0; k < w.size(); ++k) {
+      if (!w[k].recorded) continue;
+      const TimelineBar::Kind kind = BandTimings::kMarked[k];
+      bars.push_back({m.instance, band_row, kind, m.marked_start[k] - first_start,
+                      m.marked_end[k] - first_start, device});
+      if (kind != TimelineBar::Kind::exchange) busy += m.marked_end[k] - m.marked_start[k];
+    }
+  }
+  const double span = last_end - first_start;
+  return {device, span, busy, span > 0 ? busy / span : 0.0};
+}
+
+void SplitTimings::add_steps(const std::vector<BandTimings*>& instances, std::size_t s,
+                             const std::vector<double>& instance_step) {
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    if (instance_step[i] < 0) continue;
+    BandTimings& t = *instances[i];
+    // Frames of another length are another workload: the statistics start again.
+    if (t.generations_.count() > 0 && t.generations_.summary().last != t.slots_[s].generations) {
+      t.step_.clear();
+      t.generations_.clear();
+    }
+    t.step_.add(instance_step[i]);
+    t.generations_.add(t.slots_[s].generations);
+  }
+}
+
+/// Reads timed frame `timed`: false, changing nothing, while any of its events is pending.
+bool SplitTimings::read(const std::vector<BandTimings*>& instances, const std::vector<int>& devices,
+                        std::uint64_t timed) {
+  const std::size_t s = static_cast<std::size_t>(timed % kSplitTimingRing);
+  DeviceBands per_device = bands_of_frame(instances, devices, timed);
+  for (auto& [device, marks] : per_device)
+    if (!read_device(instances, s, device, marks)) return false;
   double span = 0, busy = 0;
   std::vector<GpuFrameTimings> gpus;
   std::vector<TimelineBar> bars;
   std::vector<double> instance_step(instances.size(), -1);
-  int row = 0;
-  for (const int d : order) {
-    auto it = per_device.find(d);
-    if (it == per_device.end()) continue;
-    std::vector<Mark>& marks = it->second;
-    const cuda::DeviceGuard on(d);
-    const auto& first = instances[marks.front().instance]->slots_[s];
-    const cudaEvent_t ref = first.start[marks.front().band].get();
-    for (Mark& m : marks) {
-      const BandTimings::Slot& slot = instances[m.instance]->slots_[s];
-      // Start and end were recorded on one stream: the end finishing implies the start did.
-      if (!sim::try_elapsed_ms(ref, slot.end[m.band].get(), m.end)) return false;
-      if (!sim::try_elapsed_ms(ref, slot.start[m.band].get(), m.start)) return false;
-      for (std::size_t k = 0; k < BandTimings::kMarked.size(); ++k) {
-        const BandTimings::Marked& w = slot.marks[m.band][k];
-        if (!w.recorded) continue;
-        if (!sim::try_elapsed_ms(ref, w.end.get(), m.marked_end[k])) return false;
-        if (!sim::try_elapsed_ms(ref, w.start.get(), m.marked_start[k])) return false;
-      }
-    }
-    double first_start = marks.front().start, last_end = marks.front().end;
-    for (const Mark& m : marks) {
-      const auto& w = instances[m.instance]->slots_[s].marks[m.band];
-      first_start = std::min(first_start, m.start);
-      last_end = std::max(last_end, m.end);
-      for (std::size_t k = 0; k < w.size(); ++k)
-        if (w[k].recorded) last_end = std::max(last_end, m.marked_end[k]);
-    }
-    span = std::max(span, last_end - first_start);
-    double device_busy = 0;
-    for (const Mark& m : marks) {
-      const int band_row = row++;
-      bars.push_back(
-          {m.instance, band_row, TimelineBar::Kind::step, m.start - first_start, m.end - first_start, d});
-      device_busy += m.end - m.start;
-      instance_step[m.instance] = std::max(instance_step[m.instance], m.end - m.start);
-      const auto& w = instances[m.instance]->slots_[s].marks[m.band];
-      for (std::size_t k = 0; k < w.size(); ++k) {
-        if (!w[k].recorded) continue;
-        const TimelineBar::Kind kind = BandTimings::kMarked[k];
-        bars.push_back(
-            {m.instance, band_row, kind, m.marked_start[k] - first_start, m.marked_end[k] - first_start, d});
-        if (kind != TimelineBar::Kind::exchange) device_busy += m.marked_end[k] - m.marked_start[k];
-      }
-    }
-    busy += device_busy;
-    const double device_span = last_end - first_start;
-    gpus.push_back({d, device_span, device_busy, device_span > 0 ? device_busy / device_span : 0.0});
+  int row = 0;  // rows grouped per GPU, in the order the engine lists its devices
+  for (const auto& [device, marks] : per_device) {
+    gpus.push_back(place_device(instances, s, device, marks, row, bars, instance_step));
+    span = std::max(span, gpus.back().span_ms);
+    busy += gpus.back().busy_ms;
   }
-  for (std::size_t i = 0; i < instances.size(); ++i) {
-    if (instance_step[i] < 0) continue;
-    // Frames of another length are another workload: the statistics start again.
-    if (instances[i]->generations_.count() > 0 &&
-        instances[i]->generations_.summary().last != instances[i]->slots_[s].generations) {
-      instances[i]->step_.clear();
-      instances[i]->generations_.clear();
-    }
-    instances[i]->step_.add(instance_step[i]);
-    instances[i]->generations_.add(instances[i]->slots_[s].generations);
-  }
+  add_steps(instances, s, instance_step);
   if (bars.empty()) return true;
   span_ms_.add(span);
   newest_frame_ = FrameTimings{true, span, busy, span > 0 ? busy / span : 0.0, {}, std::move(gpus)};

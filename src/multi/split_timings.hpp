@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/engine.hpp"
@@ -106,6 +107,24 @@ class SplitTimings {
 
  private:
   bool read(const std::vector<BandTimings*>& instances, const std::vector<int>& devices, std::uint64_t timed);
+  // read()'s steps, for ring slot `s` of the frame.
+  struct BandMark;
+  using DeviceBands = std::vector<std::pair<int, std::vector<BandMark>>>;
+  /// The bands that stepped in timed frame `timed`, grouped per device in the order of `devices`
+  /// (devices without one left out), instance by instance, band by band.
+  static DeviceBands bands_of_frame(const std::vector<BandTimings*>& instances,
+                                    const std::vector<int>& devices, std::uint64_t timed);
+  /// Reads the events of `device`'s bands, from its first band's start: false while any is pending.
+  static bool read_device(const std::vector<BandTimings*>& instances, std::size_t s, int device,
+                          std::vector<BandMark>& marks);
+  /// `device`'s bars (its bands on rows from `row` on, placed from its earliest start), its figures,
+  /// and each instance's longest band step so far in `instance_step`.
+  static GpuFrameTimings place_device(const std::vector<BandTimings*>& instances, std::size_t s, int device,
+                                      const std::vector<BandMark>& marks, int& row,
+                                      std::vector<TimelineBar>& bars, std::vector<double>& instance_step);
+  /// Each instance that stepped (instance_step >= 0): its step statistics.
+  static void add_steps(const std::vector<BandTimings*>& instances, std::size_t s,
+                        const std::vector<double>& instance_step);
 
   int period_ = 1;
   int frames_to_timed_ = 0;  // frames before the next timed one
