@@ -1,6 +1,7 @@
-// error.cpp — formatting of located input errors; the entry points' exit statuses.
+// error.cpp — formatting of located input errors and of bytes in messages; the entry points' exit statuses.
 #include "core/error.hpp"
 
+#include <cstdio>
 #include <iostream>
 #include <new>
 
@@ -8,6 +9,14 @@ namespace ls {
 
 InputError text_error(int line, int column, const std::string& what) {
   return InputError("line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + what);
+}
+
+std::string byte_text(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  if (u >= 0x20 && u < 0x7f) return std::string("'") + c + "'";
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "0x%02x", u);
+  return std::string("byte ") + buf;
 }
 
 int exit_status_of(std::string_view prefix, const std::function<int()>& body) {

@@ -25,6 +25,9 @@ class DeviceError : public std::runtime_error {
 /// Input error located in a text: formats "line L, column C: what" (line/column from 1).
 InputError text_error(int line, int column, const std::string& what);
 
+/// A byte of a person's text as a message shows it: 'x' when printable, else "byte 0xNN".
+std::string byte_text(char c);
+
 /// The one error path of the command-line entry points (`run`, `bench`, the app): returns what
 /// `body` returns, or, when it throws, prints "`prefix`: message" as one line on stderr and returns
 /// the documented exit status: InputError 2, host memory exhausted 2 (a size too large to

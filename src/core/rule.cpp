@@ -2,7 +2,6 @@
 #include "core/rule.hpp"
 
 #include <cctype>
-#include <cstdio>
 
 #include "core/error.hpp"
 
@@ -11,15 +10,6 @@ namespace {
 
 InputError column_error(std::size_t index, const std::string& what) {
   return InputError("column " + std::to_string(index + 1) + ": " + what);
-}
-
-// A byte as a person can read it in a message: 'x' when printable, else its hex code.
-std::string show(char c) {
-  const auto u = static_cast<unsigned char>(c);
-  if (u >= 0x20 && u < 0x7f) return std::string("'") + c + "'";
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "0x%02x", u);
-  return std::string("byte ") + buf;
 }
 
 // Larger sides could not be allocated anyway; the bound keeps the value inside an int.
@@ -81,7 +71,7 @@ Rule parse_rule_body(std::string_view text, std::size_t begin, std::size_t end) 
       } else if (letter == 'b' || letter == 's') {
         throw column_error(i, std::string("second ") + (letter == 'b' ? "B" : "S") + " part");
       } else {
-        throw column_error(i, "unexpected " + show(body[i]) + " (expected a digit 0..8, '/', B or S)");
+        throw column_error(i, "unexpected " + byte_text(body[i]) + " (expected a digit 0..8, '/', B or S)");
       }
       if (i < end && body[i] == '/') {
         if (seen_b && seen_s) throw column_error(i, "unexpected '/' after the rule");
@@ -97,14 +87,14 @@ Rule parse_rule_body(std::string_view text, std::size_t begin, std::size_t end) 
     rule.survive = read_digits(body, i, "survival");
     if (i >= end) throw column_error(i, "missing '/' (S/B rules read survival/birth, e.g. 23/3)");
     if (body[i] != '/')
-      throw column_error(i, "unexpected " + show(body[i]) + " (expected a digit 0..8 or '/')");
+      throw column_error(i, "unexpected " + byte_text(body[i]) + " (expected a digit 0..8 or '/')");
     ++i;
     rule.birth = read_digits(body, i, "birth");
-    if (i < end) throw column_error(i, "unexpected " + show(body[i]) + " (expected a digit 0..8)");
+    if (i < end) throw column_error(i, "unexpected " + byte_text(body[i]) + " (expected a digit 0..8)");
     return rule;
   }
   throw column_error(begin,
-                     "unexpected " + show(body[begin]) +
+                     "unexpected " + byte_text(body[begin]) +
                          " (expected B/S notation like B3/S23, S/B like 23/3, or a name: Life, HighLife, "
                          "Day & Night, Seeds)");
 }
@@ -186,17 +176,17 @@ RuleSpec parse_rule_spec(std::string_view text) {
   std::size_t i = colon + 1;
   if (i >= end || (text[i] != 'T' && text[i] != 't')) {
     throw column_error(i, i >= end ? "missing topology after ':'" + only
-                                   : "topology " + show(text[i]) + " is not supported" + only);
+                                   : "topology " + byte_text(text[i]) + " is not supported" + only);
   }
   ++i;
   spec.torus_width = read_torus_size(text, i, end, "width", only);
   if (i >= end || text[i] != ',') {
     throw column_error(i, i >= end ? "missing ',' and the torus height" + only
-                                   : "unexpected " + show(text[i]) + " after the torus width" + only);
+                                   : "unexpected " + byte_text(text[i]) + " after the torus width" + only);
   }
   ++i;
   spec.torus_height = read_torus_size(text, i, end, "height", only);
-  if (i < end) throw column_error(i, "unexpected " + show(text[i]) + " after the torus height" + only);
+  if (i < end) throw column_error(i, "unexpected " + byte_text(text[i]) + " after the torus height" + only);
   return spec;
 }
 
