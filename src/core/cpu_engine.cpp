@@ -1,114 +1,28 @@
-// cpu_engine.cpp — the CPU reference: bit-sliced Life-like steps on 32-cell words, rows split
-// across threads; and the Engine built on it.
+// cpu_engine.cpp — the Engine on the host: instances of the CPU reference step (cpu_step.hpp),
+// built, changed, stepped and timed as the Engine contract says.
 #include "core/cpu_engine.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <memory>
 #include <new>
 #include <string>
-#include <system_error>
-#include <thread>
 
+#include "core/cpu_fill.hpp"
 #include "core/error.hpp"
 
 namespace ls {
 
 namespace {
 
-// Adds one bit plane to a bit-sliced counter (c0 = 1s, c1 = 2s, c2 = 4s, c3 = 8s). Counts never
-// exceed 8, so the 8s plane needs no carry out.
-inline void add_plane(std::uint32_t x, std::uint32_t& c0, std::uint32_t& c1, std::uint32_t& c2,
-                      std::uint32_t& c3) {
-  std::uint32_t k = c0 & x;
-  c0 ^= x;
-  const std::uint32_t k1 = c1 & k;
-  c1 ^= k;
-  const std::uint32_t k2 = c2 & k1;
-  c2 ^= k1;
-  c3 |= k2;
-}
-
-// One row of words: above/here/below are whole rows (wpr words), out receives the next state.
-void step_row(const std::uint32_t* above, const std::uint32_t* here, const std::uint32_t* below,
-              std::uint32_t* out, int wpr, const Rule& rule) {
-  // The masks for "count == n" are combined per rule: precompute which n matter for each state.
-  for (int j = 0; j < wpr; ++j) {
-    const int jl = j == 0 ? wpr - 1 : j - 1;
-    const int jr = j == wpr - 1 ? 0 : j + 1;
-    const std::uint32_t* rows[3] = {above, here, below};
-    std::uint32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0;
-    for (int r = 0; r < 3; ++r) {
-      const std::uint32_t m = rows[r][j];
-      // West neighbour of bit i is bit i-1 (bit 31 of the word to the left for i = 0).
-      const std::uint32_t west = (m << 1) | (rows[r][jl] >> 31);
-      const std::uint32_t east = (m >> 1) | (rows[r][jr] << 31);
-      add_plane(west, c0, c1, c2, c3);
-      add_plane(east, c0, c1, c2, c3);
-      if (r != 1) add_plane(m, c0, c1, c2, c3);
-    }
-    const std::uint32_t alive = here[j];
-    std::uint32_t next = 0;
-    for (int n = 0; n <= 8; ++n) {
-      const bool born = (rule.birth >> n) & 1u;
-      const bool stays = (rule.survive >> n) & 1u;
-      if (!born && !stays) continue;
-      const std::uint32_t eq =
-          ((n & 1) ? c0 : ~c0) & ((n & 2) ? c1 : ~c1) & ((n & 4) ? c2 : ~c2) & ((n & 8) ? c3 : ~c3);
-      if (born) next |= eq & ~alive;
-      if (stays) next |= eq & alive;
-    }
-    out[j] = next;
-  }
-}
-
-int thread_count(int requested, int rows) {
-  int n = requested > 0 ? requested : static_cast<int>(std::thread::hardware_concurrency());
-  n = std::max(1, n);
-  // Below a few thousand words a thread costs more than it saves.
-  return std::min(n, std::max(1, rows / 64));
-}
-
 double now_ms() {
   using namespace std::chrono;
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
 }
 
-}  // namespace
-
-void cpu_step(const Lattice& in, Lattice& out, const Rule& rule, int threads) {
-  if (out.width() != in.width() || out.height() != in.height()) out = Lattice(in.width(), in.height());
-  const int h = in.height();
-  const int wpr = in.words_per_row();
-  auto work = [&](int y0, int y1) {
-    for (int y = y0; y < y1; ++y) {
-      step_row(in.row((y + h - 1) % h), in.row(y), in.row((y + 1) % h), out.row(y), wpr, rule);
-    }
-  };
-  const int n = thread_count(threads, h);
-  if (n == 1) {
-    work(0, h);
-    return;
-  }
-  std::vector<std::thread> pool;
-  pool.reserve(static_cast<std::size_t>(n - 1));
-  for (int t = 1; t < n; ++t) pool.emplace_back(work, h * t / n, h * (t + 1) / n);
-  work(0, h / n);
-  for (auto& th : pool) th.join();
-}
-
-void cpu_run(Lattice& lattice, const Rule& rule, long long generations, int threads) {
-  Lattice tmp(lattice.width(), lattice.height());
-  for (long long g = 0; g < generations; ++g) {
-    cpu_step(lattice, tmp, rule, threads);
-    std::swap(lattice, tmp);
-  }
-}
-
-namespace {
 constexpr std::uint64_t kNoFrame = ~std::uint64_t{0};
+
 }  // namespace
 
 /// The state kept by request_snapshots().
@@ -148,35 +62,6 @@ void check_index(std::size_t index, std::size_t size) {
     throw InputError("instance " + std::to_string(index) + " does not exist (there are " +
                      std::to_string(size) + ")");
   }
-}
-
-// The random fill of `cells` by rows, on all but one of the cores (the frame loop keeps one),
-// counting rows into `progress` and giving up when it is cancelled (false then).
-bool fill_in_parallel(Lattice& cells, const RandomInit& r, BuildProgress& progress) {
-  constexpr int kRowsPerChunk = 64;
-  const int h = cells.height();
-  progress.total.store(static_cast<std::uint64_t>(h));
-  std::atomic<int> next{0};
-  auto work = [&] {
-    for (;;) {
-      if (progress.cancel.load()) return;
-      const int y = next.fetch_add(kRowsPerChunk);
-      if (y >= h) return;
-      const int end = std::min(h, y + kRowsPerChunk);
-      cells.fill_random_rows(r.density, r.seed, y, end);
-      progress.done.fetch_add(static_cast<std::uint64_t>(end - y));
-    }
-  };
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> helpers;
-  try {
-    for (unsigned i = 1; i + 1 < cores; ++i) helpers.emplace_back(work);
-  } catch (const std::system_error&) {
-    // Fewer helpers than cores: the fill goes on with those that started.
-  }
-  work();
-  for (std::thread& t : helpers) t.join();
-  return !progress.cancel.load();
 }
 
 void check_k(int k) {

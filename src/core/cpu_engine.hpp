@@ -1,20 +1,16 @@
 // cpu_engine.hpp — the CPU reference engine: exact for any Life-like rule on the torus,
-// bit-parallel (32 cells per word, bit-sliced neighbour counts) and multi-threaded.
+// bit-parallel (32 cells per word, bit-sliced neighbour counts) and multi-threaded; its step is
+// cpu_step.hpp's.
 #pragma once
 
 #include <memory>
 #include <vector>
 
+#include "core/cpu_step.hpp"
 #include "core/engine.hpp"
 #include "core/stats.hpp"
 
 namespace ls {
-
-/// One generation of `in` into `out` (same size; out is resized if needed). threads = 0: all cores.
-void cpu_step(const Lattice& in, Lattice& out, const Rule& rule, int threads = 0);
-
-/// `generations` generations in place.
-void cpu_run(Lattice& lattice, const Rule& rule, long long generations, int threads = 0);
 
 /// The Engine on the host. Variants are kept and reported per instance (scripts and the panel
 /// behave the same on both backends) but every variant runs the CPU reference. step() runs
