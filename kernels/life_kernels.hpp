@@ -69,16 +69,21 @@ struct BitpackedPlan {
   long long rounds = 0;
 };
 BitpackedPlan bitpacked_launch_plan(int width, int height, int k);
-/// The block shapes the bitpacked launcher chooses from (rows per lane, warps per block), for
-/// tests and tuning: how many, one by index, and forcing one for every later launch of this
-/// process (-1: the launcher's model chooses again; LS_BITPACKED_SHAPE=N sets it at start).
+/// The block shapes the bitpacked launcher chooses from (rows per lane, warps per block): how many,
+/// and one by index (0..bitpacked_shape_count() - 1; throws InputError for any other).
 struct BitpackedShape {
   int rows_per_warp = 0;
   int warps = 0;
 };
 int bitpacked_shape_count();
 BitpackedShape bitpacked_shape(int shape);
-void force_bitpacked_shape_for_testing(int shape);
+/// The block shape every later bitpacked launch of this process runs (a tuning that a benchmark
+/// compares, and tests reach every shape by): 0..bitpacked_shape_count() - 1 runs that shape
+/// wherever it fits k (a tile keeps at least 16 rows besides its 2k halo rows; where it does not,
+/// the model's choice runs); -1, the default, lets the launcher's model choose by lattice size and
+/// k. Throws InputError for any other value and keeps the setting. bitpacked_launch_plan follows
+/// it too.
+void set_bitpacked_shape(int shape);
 
 /// Writes the GPU's global timer (nanoseconds, %globaltimer) to `where` (device memory, or pinned
 /// host memory, which the device reaches directly) when the stream gets there: a timestamp that a

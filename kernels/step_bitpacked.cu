@@ -17,7 +17,6 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -107,9 +106,9 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 16 ? 2 : 32 / kWarps)
 }
 
 // Block shapes the launcher chooses from (rows per warp, warps): taller tiles waste fewer rows
-// on the k-row halos, smaller ones fill the last wave of blocks better. The first six are the
-// measured base set; the rest (20..30 rows per lane) exist so that a lattice whose blocks would
-// spill a little into one more round can take tiles that fill whole rounds (kBaseShapes).
+// on the k-row halos, smaller ones fill the last wave of blocks better. The first kBaseShapes are
+// the measured base set; the rest (20..30 rows per lane) are filling shapes, so that a lattice whose
+// blocks would spill a little into one more round can take tiles that fill whole rounds.
 struct Shape {
   int rows_per_warp, warps;
 };
@@ -123,18 +122,10 @@ constexpr int kSmallTilesPerSm = 3;
 /// the base shapes' choices are measured (bench/NOTES.md); a model's 1% is within its error.
 constexpr double kFillingGain = 0.98;
 
-std::atomic<int> forced_shape{-2};  // -2: not read yet; -1: the model chooses
+/// The shape set_bitpacked_shape asked for; -1: the model chooses.
+std::atomic<int> set_shape{-1};
 
-int forced_choice() {
-  int f = forced_shape.load(std::memory_order_relaxed);
-  if (f == -2) {
-    const char* env = std::getenv("LS_BITPACKED_SHAPE");
-    f = env ? std::atoi(env) : -1;
-    if (f < -1 || f >= kShapeCount) f = -1;
-    forced_shape.store(f, std::memory_order_relaxed);
-  }
-  return f;
-}
+int shape_setting() { return set_shape.load(std::memory_order_relaxed); }
 
 template <bool kLife, int kShape>
 constexpr auto kernel_for() {
@@ -179,20 +170,11 @@ const Occupancy& occupancy() {
   return occ[slot];
 }
 
-/// LS_BITPACKED_BASE_SHAPES=1: the model chooses among the base shapes only (before/after runs).
-bool base_shapes_only() {
-  static const bool only = [] {
-    const char* v = std::getenv("LS_BITPACKED_BASE_SHAPES");
-    return v && v[0] == '1';
-  }();
-  return only;
-}
-
 /// Picks the shape with the least modelled time. Per multiprocessor, time ~ (blocks it runs, a
 /// whole number) x tile rows, divided by how busy its resident warps keep it (fewer than ~24
 /// warps leave the logic units idle). Tall tiles waste fewer rows on halos; small ones spread a
 /// small lattice over more multiprocessors. (Checked against every shape on an H200, NOTES.md.)
-/// `forced` >= 0 restricts the choice to that shape (LS_BITPACKED_SHAPE, for tuning only).
+/// `forced` >= 0 restricts the choice to that shape where it fits k (set_bitpacked_shape).
 LaunchPlan plan(int width, int height, int k, int halo_words, int forced, int side_by_side) {
   Occupancy occ = occupancy();
   // Kernels launched side by side share the multiprocessors: plan for this one's share, so that
@@ -215,7 +197,7 @@ LaunchPlan plan(int width, int height, int k, int halo_words, int forced, int si
     const double cost = static_cast<double>(per_sm * tile_rows) / std::min(1.0, warps / 24.0);
     // Rounds quantize a kernel that runs alone; beside others (a frame graph's branches) the
     // multiprocessors a round leaves idle take the other kernels' blocks: base shapes only.
-    if (i >= kBaseShapes && forced < 0 && (side_by_side > 1 || base_shapes_only())) continue;
+    if (i >= kBaseShapes && forced < 0 && side_by_side > 1) continue;
     LaunchPlan& b = least[i < kBaseShapes ? 0 : 1];
     if (b.shape < 0 || cost < b.cost ||
         (cost == b.cost && tile_rows > kShapes[b.shape].rows_per_warp * kShapes[b.shape].warps))
@@ -251,7 +233,7 @@ void launch_bits(const BitsPair& pair, int lattices, int width, int height, int 
                  BitRule rule, int k, cudaStream_t stream, int side_by_side) {
   static constexpr auto table = kernel_table<kLife>(std::make_index_sequence<kShapeCount>());
   const int halo_words = k > 32 ? 2 : 1;  // a word of halo holds 32 generations of garbage
-  const LaunchPlan p = plan(width, rows, k, halo_words, forced_choice(), side_by_side);
+  const LaunchPlan p = plan(width, rows, k, halo_words, shape_setting(), side_by_side);
   const dim3 grid(p.grid.x, p.grid.y, static_cast<unsigned>(lattices));
   table[p.shape]<<<grid, 32 * kShapes[p.shape].warps, 0, stream>>>(pair, width / 32, height, first_row, rows,
                                                                    rule, k, halo_words);
@@ -275,7 +257,7 @@ void launch_any(const BitsPair& pair, int lattices, int width, int height, int f
 }  // namespace
 
 BitpackedPlan bitpacked_launch_plan(int width, int height, int k) {
-  const LaunchPlan p = plan(width, height, k, k > 32 ? 2 : 1, forced_choice(), 1);
+  const LaunchPlan p = plan(width, height, k, k > 32 ? 2 : 1, shape_setting(), 1);
   const long long blocks = static_cast<long long>(p.grid.x) * p.grid.y;
   const int sms = occupancy().sms;
   return {kShapes[p.shape].rows_per_warp * kShapes[p.shape].warps, kShapes[p.shape].warps, blocks,
@@ -284,8 +266,11 @@ BitpackedPlan bitpacked_launch_plan(int width, int height, int k) {
 
 int bitpacked_shape_count() { return kShapeCount; }
 
-void force_bitpacked_shape_for_testing(int shape) {
-  forced_shape.store(shape >= 0 && shape < kShapeCount ? shape : -1, std::memory_order_relaxed);
+void set_bitpacked_shape(int shape) {
+  if (shape < -1 || shape >= kShapeCount)
+    throw InputError("no bitpacked block shape " + std::to_string(shape) + " (0.." +
+                     std::to_string(kShapeCount - 1) + ", or -1: the launcher's model chooses)");
+  set_shape.store(shape, std::memory_order_relaxed);
 }
 
 BitpackedShape bitpacked_shape(int shape) {

@@ -281,16 +281,16 @@ INSTANTIATE_TEST_SUITE_P(MultiGeneration, DeepVariantTest,
 // narrow lattices, shallow and deep k, Life and random rules.
 TEST(BitpackedShapes, EveryBlockShapeEqualsTheCpuReference) {
   SKIP_WITHOUT_DEVICE();
-  struct Unforce {
-    ~Unforce() { ls::kernels::force_bitpacked_shape_for_testing(-1); }
-  } unforce;
+  struct ModelChooses {
+    ~ModelChooses() { ls::kernels::set_bitpacked_shape(-1); }
+  } model_chooses;
   const std::vector<Rule> rules = test_rules();
   const int shapes = ls::kernels::bitpacked_shape_count();
   ASSERT_GE(shapes, 6);
   int i = 0;
   for (int shape = 0; shape < shapes; ++shape) {
     const ls::kernels::BitpackedShape bs = ls::kernels::bitpacked_shape(shape);
-    ls::kernels::force_bitpacked_shape_for_testing(shape);
+    ls::kernels::set_bitpacked_shape(shape);
     for (int k : {1, 7, 16, 33, 64}) {
       if (bs.rows_per_warp * bs.warps - 2 * k < 16) continue;  // too short for k: the model's own shape
       for (Size s : {Size{2048, 1024}, Size{992, 1312}, Size{64, 96}}) {
@@ -306,6 +306,16 @@ TEST(BitpackedShapes, EveryBlockShapeEqualsTheCpuReference) {
       }
     }
   }
+}
+
+// A block shape outside the launcher's set is refused and keeps the setting (no device needed).
+TEST(BitpackedShapes, AShapeOutsideTheSetIsRefused) {
+  const int shapes = ls::kernels::bitpacked_shape_count();
+  EXPECT_THROW(ls::kernels::set_bitpacked_shape(shapes), ls::InputError);
+  EXPECT_THROW(ls::kernels::set_bitpacked_shape(-2), ls::InputError);
+  EXPECT_THROW(ls::kernels::bitpacked_shape(shapes), ls::InputError);
+  EXPECT_NO_THROW(ls::kernels::set_bitpacked_shape(shapes - 1));
+  EXPECT_NO_THROW(ls::kernels::set_bitpacked_shape(-1));
 }
 
 // A row range writes exactly those rows, each equal to the CPU reference, and leaves the others
