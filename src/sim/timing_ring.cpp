@@ -131,7 +131,7 @@ Bracket* TimingRing::open_bracket(Instance& inst, Bracket TimingSlot::*which) co
 bool TimingRing::begin_display(Instance& inst, cudaStream_t stream) const {
   Bracket* b = open_bracket(inst, &TimingSlot::display);
   // Redraws after the frame's first one (a paused app draws without stepping) are not the frame's
-  // work: re-recording here stretched the frame's span over the whole pause (issue 10).
+  // work: re-recording here would stretch the frame's span over the whole pause.
   if (!b || b->begun) return false;
   b->start.record(stream);
   b->begun = true;

@@ -12,7 +12,8 @@
 namespace ls {
 namespace {
 
-// Issue 10: `--backend cuda` on a machine without a GPU said "driver version is insufficient".
+// `--backend cuda` on a machine without a GPU names what is missing (no driver, no device), not an
+// insufficient driver version.
 TEST(CudaDevice, WithoutADeviceTheReasonNamesTheMissingDriverOrDevice) {
   std::string why;
   if (cuda_device_count(&why) > 0) GTEST_SKIP() << "a CUDA device is present";
