@@ -2,8 +2,8 @@
 # The whole GPU check in one command, for the device machine (no display, nothing installable):
 # GPU tests, compute-sanitizer suite, `lifestreams bench`, headless app reports and a screenshot.
 # Here:    cmake --preset hopper && cmake --build build-hopper
-#          ../shared/device/bundle.sh .dev build-hopper/lifestreams build-hopper/tests/gpu/ls_gpu_tests \
-#            build-hopper/tests/kernels/ls_kernel_tests build-hopper/tests/gpu/ls_sanitize_suite build-hopper/tests/gpu/ls_gpu_fault_tests \
+#          ../shared/device/bundle.sh .dev build-hopper/lifestreams build-hopper/tests/sim/ls_sim_tests \
+#            build-hopper/tests/kernels/ls_kernel_tests build-hopper/tests/sim/ls_sanitize_suite build-hopper/tests/sim/ls_sim_fault_tests \
 #            build-hopper/tests/app/ls_app_tests
 # There:   source .dev/env.sh; scripts/device-check.sh "$OUT"      (OUT: where logs and PNGs go)
 set -uo pipefail
@@ -20,10 +20,10 @@ step "kernel tests"
 check ls_kernel_tests --gtest_brief=1 >"$out/kernel_tests.log" 2>&1
 tail -n 3 "$out/kernel_tests.log"
 step "engine tests"
-check ls_gpu_tests --gtest_brief=1 >"$out/gpu_tests.log" 2>&1
+check ls_sim_tests --gtest_brief=1 >"$out/gpu_tests.log" 2>&1
 tail -n 3 "$out/gpu_tests.log"
 step "device-fault tests"
-check ls_gpu_fault_tests --gtest_brief=1 >"$out/fault_tests.log" 2>&1
+check ls_sim_fault_tests --gtest_brief=1 >"$out/fault_tests.log" 2>&1
 tail -n 3 "$out/fault_tests.log"
 step "app tests (CUDA)"
 export LS_APP=${LS_APP:-$(command -v lifestreams)} LS_SOURCE_DIR=${LS_SOURCE_DIR:-$PWD}

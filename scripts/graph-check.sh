@@ -2,8 +2,8 @@
 # Stream mode `graph` on the device machine (issue 14): its GPU tests, the bench rows of 64 x 1024²
 # in the three stream modes, and the whole app headless at 64 x 1024² in each mode (frames/s and
 # host enqueue per frame), as a short table last.
-# Here:    build lifestreams and tests/gpu/ls_gpu_tests, then
-#          ../shared/device/bundle.sh .dev build/lifestreams build/tests/gpu/ls_gpu_tests
+# Here:    build lifestreams and tests/sim/ls_sim_tests, then
+#          ../shared/device/bundle.sh .dev build/lifestreams build/tests/sim/ls_sim_tests
 # There:   source .dev/env.sh; scripts/graph-check.sh "$OUT"      (OUT: where logs and JSON go)
 set -uo pipefail
 out=${1:-graph-check}
@@ -16,7 +16,7 @@ step "device"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 
 step "GPU tests of stream mode graph"
-check ls_gpu_tests --gtest_filter='*GraphMode*:*StreamMode*:*GraphFrames*' --gtest_brief=1 >"$out/gpu_tests.log" 2>&1
+check ls_sim_tests --gtest_filter='*GraphMode*:*StreamMode*:*GraphFrames*' --gtest_brief=1 >"$out/gpu_tests.log" 2>&1
 tail -n 3 "$out/gpu_tests.log"
 
 step "bench: 64 x 1024², three stream modes"

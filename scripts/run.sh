@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds Release and launches the lifestreams app with the given options,
-# e.g.  scripts/run.sh --instances 8 --variant bitpacked     (see README.md for every option)
+# e.g.  scripts/run.sh --instances 8 --variant bitpacked     (docs/command-line.md lists every option)
 # Says each step as it goes, with the build's [done/total] progress (a first build takes minutes),
 # and where the program is: build/lifestreams (or $BUILD_DIR/lifestreams). All of it goes to
 # stderr, so that stdout is the app's alone.

@@ -2,7 +2,7 @@
 # sanitize.sh — runs the CUDA engine's sanitizer suite (ls_sanitize_suite) under compute-sanitizer
 # memcheck, racecheck, initcheck and synccheck, and fails on any error any of them reports.
 #
-# Usage: scripts/sanitize.sh [SUITE]   SUITE defaults to build/tests/gpu/ls_sanitize_suite (or
+# Usage: scripts/sanitize.sh [SUITE]   SUITE defaults to build/tests/sim/ls_sanitize_suite (or
 #        ls_sanitize_suite on PATH). LOG_DIR=dir keeps each tool's full log there.
 # Exit status: 0 all four clean, 1 an error was reported, 77 no CUDA device (nothing checked).
 set -uo pipefail
@@ -10,7 +10,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 suite=${1:-}
 if [ -z "$suite" ]; then
-  if [ -x "$here/build/tests/gpu/ls_sanitize_suite" ]; then suite=$here/build/tests/gpu/ls_sanitize_suite
+  if [ -x "$here/build/tests/sim/ls_sanitize_suite" ]; then suite=$here/build/tests/sim/ls_sanitize_suite
   else suite=$(command -v ls_sanitize_suite || true); fi
 fi
 [ -n "$suite" ] && [ -x "$suite" ] || { echo "sanitize.sh: no ls_sanitize_suite (build it, or pass its path)" >&2; exit 1; }

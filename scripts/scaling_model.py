@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The scaling model of bench/NOTES.md ("Scaling past two GPUs (issue 13): a model"): predicted
+"""The scaling model of bench/NOTES.md ("Scaling past two GPUs: a model (2026-11-23)"): predicted
 parallel efficiency of one bitpacked lattice (k = 16) cut into bands, one per GPU, 8 GPUs per host
 over NVLink and hosts over 400 Gb/s InfiniBand, from the measured figures below; and the largest
 lattice each cluster size holds. Prints the markdown tables the note shows.
@@ -7,7 +7,7 @@ lattice each cluster size holds. Prints the markdown tables the note shows.
 Usage: scripts/scaling_model.py   (no arguments; edit the constants to try other assumptions)
 """
 
-# ---- measured (bench/NOTES.md, issue 13) -----------------------------------------------------------
+# ---- measured (bench/NOTES.md, the scaling model) -----------------------------------------------------------
 RATE = {"H200": 3.2e13, "H100": 2.7e13}  # bitpacked k=16 cell updates/s on one GPU (65536², 16384²)
 MEMORY = {"H200": 141e9, "H100": 80e9}  # bytes on the board
 USABLE = {"H200": 139e9, "H100": 78e9}  # what a band may take: context, NCCL buffers and pools left out
