@@ -7,7 +7,7 @@ lattice each cluster size holds. Prints the markdown tables the note shows.
 Usage: scripts/scaling_model.py   (no arguments; edit the constants to try other assumptions)
 """
 
-# ---- measured (bench/NOTES.md, the scaling model) -----------------------------------------------------------
+# ---- measured (bench/NOTES.md, the scaling model) --------------------------------------------------
 RATE = {"H200": 3.2e13, "H100": 2.7e13}  # bitpacked k=16 cell updates/s on one GPU (65536², 16384²)
 MEMORY = {"H200": 141e9, "H100": 80e9}  # bytes on the board
 USABLE = {"H200": 139e9, "H100": 78e9}  # what a band may take: context, NCCL buffers and pools left out
