@@ -54,6 +54,12 @@ struct CpuEngine::Instance {
   double last_display_start = 0;
   double last_display_end = 0;
   long long last_generations = 0;
+
+  /// Another workload (variant, K, stream mode, frame length): its timings start again.
+  void restart_timings() {
+    step_ms.clear();
+    display_ms.clear();
+  }
 };
 
 namespace {
@@ -247,17 +253,13 @@ void CpuEngine::set_variant(std::size_t index, Variant variant) {
   Instance& inst = at(index);
   if (inst.variant == variant) return;
   inst.variant = variant;
-  inst.step_ms.clear();
-  inst.display_ms.clear();
+  inst.restart_timings();
 }
 
 void CpuEngine::set_stream_mode(StreamMode mode) {
   if (mode == mode_) return;
   mode_ = mode;
-  for (auto& p : instances_) {
-    p->step_ms.clear();
-    p->display_ms.clear();
-  }
+  for (auto& p : instances_) p->restart_timings();
   span_ms_.clear();
 }
 
@@ -273,8 +275,7 @@ void CpuEngine::set_generations_per_launch(std::size_t index, int k) {
   Instance& inst = at(index);
   if (inst.k == k) return;
   inst.k = k;
-  inst.step_ms.clear();
-  inst.display_ms.clear();
+  inst.restart_timings();
 }
 
 void CpuEngine::set_cell(std::size_t index, int x, int y, bool alive) {
@@ -342,8 +343,7 @@ void CpuEngine::step(int generations) {
     in.last_step_end = t1;
     // Frames of another length are another workload: the statistics start again.
     if (in.last_generations != generations) {
-      in.step_ms.clear();
-      in.display_ms.clear();
+      in.restart_timings();
       span_ms_.clear();
     }
     in.last_generations = generations;
