@@ -14,7 +14,6 @@
 #include "render/host_filler.hpp"
 #if defined(LIFESTREAMS_HAVE_CUDA)
 #include "interop/cuda_tile_filler.hpp"
-#include "interop/multi_tile_filler.hpp"
 #include "multi/split_engine.hpp"
 #endif
 
@@ -51,8 +50,8 @@ void add_multi_filler(DisplayedEngine& made, EngineChoice& choice, int display_d
   multi::MultiEngine* multi = choice.multi;
   const std::size_t display_slot = multi->slot_of_device(display_device);
   interop::InstancePlaces places = instance_places(*multi);
-  made.filler = std::make_unique<interop::MultiTileFiller>(*choice.engine, choice.slot_cuda, display_slot,
-                                                           std::move(places));
+  made.filler = std::make_unique<interop::CudaTileFiller>(*choice.engine, choice.slot_cuda, display_slot,
+                                                          std::move(places));
 #else
   (void)made, (void)choice, (void)display_device;
 #endif

@@ -10,7 +10,7 @@
 #include "core/engine.hpp"
 #include "render/tile_filler.hpp"
 #if defined(LIFESTREAMS_HAVE_CUDA)
-#include "interop/multi_tile_filler.hpp"
+#include "interop/cuda_tile_filler.hpp"
 #include "multi/multi_engine.hpp"
 #endif
 
@@ -36,7 +36,7 @@ DisplayedEngine make_displayed_engine(std::string_view backend, int device);
 /// display runs on `display_device` (one of the devices; default the first): tiles of instances on
 /// it are drawn by interop as on one GPU, the others are rendered on their own GPU and copied over
 /// peer to peer, or through pinned host memory where two GPUs have no peer access
-/// (interop::MultiTileFiller; no host sync either way). A display device that is not one of the
+/// (interop::CudaTileFiller; no host sync either way). A display device that is not one of the
 /// devices is an InputError naming them. With `split` (--split), every new instance is split across
 /// all the devices (InputError with fewer than two). `slots_per_gpu`: choose_app_engine's test hook
 /// (1 for users).
@@ -45,7 +45,7 @@ DisplayedEngine make_displayed_engine(std::string_view backend, const DeviceList
                                       int slots_per_gpu);
 
 #if defined(LIFESTREAMS_HAVE_CUDA)
-/// Where each instance of `multi` runs, for its MultiTileFiller: its slot and index there, or a
+/// Where each instance of `multi` runs, for its CudaTileFiller: its slot and index there, or a
 /// split instance's bands and the brackets of their timeline display bars. `multi` must outlive it.
 interop::InstancePlaces instance_places(multi::MultiEngine& multi);
 #endif

@@ -1,7 +1,7 @@
 // fill_measure.hpp — the isolated cost of filling every tile (the report's interop_ms_per_tile and
 // textbook_ms_per_tile): one warm-up fill, then fills back to back until `min_seconds` or
-// `max_frames`, each measurement ended by a drain (the render stream and GL finished). Shared by the
-// one-GPU and the several-GPU fillers; never in the frame loop.
+// `max_frames`, each measurement ended by a drain (the render stream and GL finished). For
+// CudaTileFiller::measure; never in the frame loop.
 #pragma once
 
 #include <cstddef>

@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <utility>
 
-#include "kernels/cuda_check.hpp"
 #include "interop/graphics_resource.hpp"
+#include "kernels/cuda_check.hpp"
 #include "sim/cuda_handles.hpp"
 
 namespace ls::interop {

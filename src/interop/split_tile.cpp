@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "core/error.hpp"
-#include "kernels/cuda_check.hpp"
 #include "interop/remote_tile.hpp"
+#include "kernels/cuda_check.hpp"
 #include "sim/cuda_handles.hpp"
 
 namespace ls::interop {

@@ -1,7 +1,6 @@
 // tile_atlas.hpp — the one shared texture every tile of a frame is drawn into (mapped once per
 // frame: the map's cost goes with the textures mapped), how tiles are packed into it, and how a
-// tile samples its lattice in the render kernel's terms. Shared by the one-GPU filler
-// (cuda_tile_filler.hpp) and the several-GPU one (multi_tile_filler.hpp).
+// tile samples its lattice in the render kernel's terms (cuda_tile_filler.hpp draws into it).
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -1,9 +1,10 @@
-// test_remote_tiles.cpp — tiles of instances on another GPU than the display's (issue 12,
-// "Display"): rendered where they run, copied over by events, they show the very pixels the
-// one-GPU path draws for the same state, frame after frame while stepping, in every stream mode
-// and with age shading; the run makes no host sync per frame and the report names the path. On
-// one GPU through two MultiEngine slots of device 0 (the copy is then within one device, with all
-// the ordering of two); with two GPUs, also across them. Skipped without a CUDA device.
+// test_remote_tiles.cpp — CudaTileFiller's remote and split tiles (instances on another GPU than
+// the display's, or split across GPUs): rendered where they run, copied over by events, they show
+// the very pixels the one-GPU path draws for the same state, frame after frame while stepping, in
+// every stream mode and with age shading; the run makes no host sync per frame and the report
+// names the path. On one GPU through two MultiEngine slots of device 0 (the copy is then within
+// one device, with all the ordering of two); with two GPUs, also across them. Skipped without a
+// CUDA device.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -14,11 +15,9 @@
 #include <vector>
 
 #include "app/engine_factory_gui.hpp"
-#include "support/app_test_util.hpp"
 #include "core/engine.hpp"
 #include "core/error.hpp"
 #include "interop/cuda_tile_filler.hpp"
-#include "interop/multi_tile_filler.hpp"
 #include "multi/multi_engine.hpp"
 #include "multi/split_engine.hpp"
 #include "multi/split_lattice.hpp"
@@ -26,6 +25,7 @@
 #include "render/paths.hpp"
 #include "render/tiles.hpp"
 #include "sim/cuda_engine.hpp"
+#include "support/app_test_util.hpp"
 #include "view/view.hpp"
 
 namespace ls::test {
@@ -123,8 +123,8 @@ TEST(RemoteTiles, ShowThePixelsTheOneGpuPathDrawsWhileStepping) {
         gpu0();
         render::TileRenderer one_renderer(render::find_data_dir("shaders"),
                                           std::make_unique<interop::CudaTileFiller>(one));
-        auto filler = std::make_unique<interop::MultiTileFiller>(*several.engine, several.cuda, 0,
-                                                                 places_of(*several.engine));
+        auto filler = std::make_unique<interop::CudaTileFiller>(*several.engine, several.cuda, 0,
+                                                                places_of(*several.engine));
         int peer = 1;
         if (devices[0] != devices[1]) {
           ASSERT_EQ(cudaDeviceCanAccessPeer(&peer, devices[0], devices[1]), cudaSuccess);
@@ -182,7 +182,7 @@ std::string pixel_difference(const std::vector<std::uint32_t>& got, const std::v
   return buf;
 }
 
-// Issue 12, Display: a split instance's tile, drawn band by band (each band counts its rows' live
+// A split instance's tile, drawn band by band (each band counts its rows' live
 // samples on its GPU, the display GPU sums and shades), equals the one-GPU path's pixels at every
 // frame while stepping: zoomed in with grid lines, zoomed out past 32 samples per axis, with and
 // without age shading, for bands of unequal height (a 2080-row lattice), in every layout.
@@ -221,8 +221,8 @@ TEST(RemoteTiles, SplitInstancesShowThePixelsTheOneGpuPathDraws) {
                                         std::make_unique<interop::CudaTileFiller>(one));
       render::TileRenderer several_renderer(
           render::find_data_dir("shaders"),
-          std::make_unique<interop::MultiTileFiller>(*several.engine, several.cuda, 0,
-                                                     instance_places(*several.engine)));
+          std::make_unique<interop::CudaTileFiller>(*several.engine, several.cuda, 0,
+                                                    instance_places(*several.engine)));
       const render::DisplayOptions options{true, age};
       // The views as four_tiles gives them for a square lattice; the split lattices are 32 rows
       // taller, which the views' wrap covers.
