@@ -54,39 +54,42 @@ bool has_extension(const char* list, const std::string& name) {
   return all.find(" " + name + " ") != std::string::npos;
 }
 
-}  // namespace
+/// The EGL devices (GLVND lists only EGL_EXT_device_base for some: asked whenever the entry point
+/// exists), and in `note` their count and the EGL error, for the error messages.
+std::vector<EGLDeviceEXT> egl_devices(std::string& note) {
+  auto query_devices =
+      reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(egl_library().get_proc("eglQueryDevicesEXT"));
+  std::vector<EGLDeviceEXT> devices;
+  note = "eglQueryDevicesEXT missing";
+  if (!query_devices) return devices;
+  EGLint n = 0;
+  if (query_devices(0, nullptr, &n) && n > 0) {
+    devices.resize(static_cast<std::size_t>(n));
+    if (!query_devices(n, devices.data(), &n)) n = 0;
+    devices.resize(static_cast<std::size_t>(n));
+  }
+  note = std::to_string(devices.size()) + " EGL devices, " + egl_error_text();
+  return devices;
+}
 
-HeadlessContext::HeadlessContext(int cuda_device) {
+/// The display HeadlessContext documents, and in `description` which one it is. Throws when
+/// `cuda_device` >= 0 and no EGL device is that CUDA device.
+EGLDisplay choose_display(int cuda_device, std::string& description) {
   EglLibrary& lib = egl_library();
-  if (!lib.handle || !lib.get_proc) throw DeviceError("headless: cannot load libEGL.so.1 (install libegl1)");
-  if (gladLoadEGL(EGL_NO_DISPLAY, load_egl) == 0) throw DeviceError("headless: cannot load EGL entry points");
-
   const char* client_ext = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
   auto get_platform_display =
       reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(lib.get_proc("eglGetPlatformDisplayEXT"));
-  auto query_devices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(lib.get_proc("eglQueryDevicesEXT"));
   auto query_device_attrib =
       reinterpret_cast<PFNEGLQUERYDEVICEATTRIBEXTPROC>(lib.get_proc("eglQueryDeviceAttribEXT"));
-
-  // Some EGL libraries (GLVND) list only EGL_EXT_device_base: ask whenever the entry point exists.
-  std::vector<EGLDeviceEXT> devices;
-  std::string device_note = "eglQueryDevicesEXT missing";
-  if (query_devices) {
-    EGLint n = 0;
-    if (query_devices(0, nullptr, &n) && n > 0) {
-      devices.resize(static_cast<std::size_t>(n));
-      if (!query_devices(n, devices.data(), &n)) n = 0;
-      devices.resize(static_cast<std::size_t>(n));
-    }
-    device_note = std::to_string(devices.size()) + " EGL devices, " + egl_error_text();
-  }
+  std::string device_note;
+  const std::vector<EGLDeviceEXT> devices = egl_devices(device_note);
   EGLDisplay display = EGL_NO_DISPLAY;
   if (cuda_device >= 0 && get_platform_display && query_device_attrib) {
     for (std::size_t i = 0; i < devices.size() && display == EGL_NO_DISPLAY; ++i) {
       EGLAttrib value = -1;
       if (query_device_attrib(devices[i], EGL_CUDA_DEVICE_NV, &value) && value == cuda_device) {
         display = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
-        description_ =
+        description =
             "EGL device " + std::to_string(i) + " (CUDA device " + std::to_string(cuda_device) + ")";
       }
     }
@@ -98,68 +101,93 @@ HeadlessContext::HeadlessContext(int cuda_device) {
   if (display == EGL_NO_DISPLAY && get_platform_display &&
       has_extension(client_ext, "EGL_MESA_platform_surfaceless")) {
     display = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-    description_ = "EGL surfaceless platform";
+    description = "EGL surfaceless platform";
   }
   if (display == EGL_NO_DISPLAY && get_platform_display && !devices.empty()) {
     display = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[0], nullptr);
-    description_ = "EGL device 0";
+    description = "EGL device 0";
   }
   if (display == EGL_NO_DISPLAY) {
     display = eglGetDisplay(EGL_DEFAULT_DISPLAY);
-    description_ = "EGL default display";
+    description = "EGL default display";
   }
   if (display == EGL_NO_DISPLAY) throw DeviceError("headless: no EGL display (" + egl_error_text() + ")");
+  return display;
+}
+
+/// Initializes `display` and loads EGL 1.5 and the display's extensions for it; terminates it when
+/// that fails.
+void initialize_display(EGLDisplay display, const std::string& description) {
   EGLint major = 0, minor = 0;
   if (!eglInitialize(display, &major, &minor))
-    throw DeviceError("headless: eglInitialize failed on the " + description_ + " (" + egl_error_text() +
-                      ")");
-  display_ = display;
-  // Now with a display glad loads EGL 1.5 and the display's extensions.
+    throw DeviceError("headless: eglInitialize failed on the " + description + " (" + egl_error_text() + ")");
   if (gladLoadEGL(display, load_egl) == 0) {
     eglTerminate(display);
     throw DeviceError("headless: cannot load EGL " + std::to_string(major) + "." + std::to_string(minor));
   }
-  const char* display_ext = eglQueryString(display, EGL_EXTENSIONS);
-  const bool surfaceless = has_extension(display_ext, "EGL_KHR_surfaceless_context");
+}
 
+/// An RGB8 config for desktop OpenGL, with pbuffers unless contexts can be surfaceless.
+EGLConfig choose_config(EGLDisplay display, bool surfaceless) {
+  const EGLint config_attribs[] = {EGL_SURFACE_TYPE,
+                                   surfaceless ? 0 : EGL_PBUFFER_BIT,
+                                   EGL_RENDERABLE_TYPE,
+                                   EGL_OPENGL_BIT,
+                                   EGL_RED_SIZE,
+                                   8,
+                                   EGL_GREEN_SIZE,
+                                   8,
+                                   EGL_BLUE_SIZE,
+                                   8,
+                                   EGL_NONE};
+  EGLConfig config = nullptr;
+  EGLint configs = 0;
+  if (!eglChooseConfig(display, config_attribs, &config, 1, &configs) || configs < 1)
+    throw DeviceError("headless: no EGL config for desktop OpenGL (" + egl_error_text() + ")");
+  return config;
+}
+
+EGLContext create_core_context(EGLDisplay display, EGLConfig config) {
+  const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                    4,
+                                    EGL_CONTEXT_MINOR_VERSION,
+                                    5,
+                                    EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                    EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                    EGL_NONE};
+  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
+  if (context == EGL_NO_CONTEXT)
+    throw DeviceError("headless: cannot create an OpenGL 4.5 core context (" + egl_error_text() + ")");
+  return context;
+}
+
+EGLSurface create_pbuffer(EGLDisplay display, EGLConfig config) {
+  const EGLint pbuffer_attribs[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
+  EGLSurface surface = eglCreatePbufferSurface(display, config, pbuffer_attribs);
+  if (surface == EGL_NO_SURFACE)
+    throw DeviceError("headless: cannot create a pbuffer (" + egl_error_text() + ")");
+  return surface;
+}
+
+}  // namespace
+
+HeadlessContext::HeadlessContext(int cuda_device) {
+  EglLibrary& lib = egl_library();
+  if (!lib.handle || !lib.get_proc) throw DeviceError("headless: cannot load libEGL.so.1 (install libegl1)");
+  if (gladLoadEGL(EGL_NO_DISPLAY, load_egl) == 0) throw DeviceError("headless: cannot load EGL entry points");
+  EGLDisplay display = choose_display(cuda_device, description_);
+  initialize_display(display, description_);
+  display_ = display;
+  const bool surfaceless =
+      has_extension(eglQueryString(display, EGL_EXTENSIONS), "EGL_KHR_surfaceless_context");
   try {
     if (!eglBindAPI(EGL_OPENGL_API))
       throw DeviceError("headless: eglBindAPI(EGL_OPENGL_API) failed (" + egl_error_text() + ")");
-    const EGLint config_attribs[] = {EGL_SURFACE_TYPE,
-                                     surfaceless ? 0 : EGL_PBUFFER_BIT,
-                                     EGL_RENDERABLE_TYPE,
-                                     EGL_OPENGL_BIT,
-                                     EGL_RED_SIZE,
-                                     8,
-                                     EGL_GREEN_SIZE,
-                                     8,
-                                     EGL_BLUE_SIZE,
-                                     8,
-                                     EGL_NONE};
-    EGLConfig config = nullptr;
-    EGLint configs = 0;
-    if (!eglChooseConfig(display, config_attribs, &config, 1, &configs) || configs < 1)
-      throw DeviceError("headless: no EGL config for desktop OpenGL (" + egl_error_text() + ")");
-    const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
-                                      4,
-                                      EGL_CONTEXT_MINOR_VERSION,
-                                      5,
-                                      EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                      EGL_NONE};
-    EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
-    if (context == EGL_NO_CONTEXT)
-      throw DeviceError("headless: cannot create an OpenGL 4.5 core context (" + egl_error_text() + ")");
-    context_ = context;
-    EGLSurface surface = EGL_NO_SURFACE;
-    if (!surfaceless) {
-      const EGLint pbuffer_attribs[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
-      surface = eglCreatePbufferSurface(display, config, pbuffer_attribs);
-      if (surface == EGL_NO_SURFACE)
-        throw DeviceError("headless: cannot create a pbuffer (" + egl_error_text() + ")");
-      surface_ = surface;
-    }
-    if (!eglMakeCurrent(display, surface, surface, context))
+    const EGLConfig config = choose_config(display, surfaceless);
+    context_ = create_core_context(display, config);
+    if (!surfaceless) surface_ = create_pbuffer(display, config);
+    const auto surface = static_cast<EGLSurface>(surface_);
+    if (!eglMakeCurrent(display, surface, surface, static_cast<EGLContext>(context_)))
       throw DeviceError("headless: eglMakeCurrent failed (" + egl_error_text() + ")");
     if (gladLoadGL(load_gl) == 0)
       throw DeviceError("headless: GLAD could not load OpenGL 4.5 core functions");
