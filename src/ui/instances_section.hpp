@@ -31,7 +31,13 @@ class InstancesSection {
   }
 
  private:
+  /// One instance's row: number, variant, rule, k, where it runs, badge, live count, generation.
+  void draw_row(const PanelModel& model, const std::vector<CrossCheck>& checks, int i, int& selected,
+                float row_h, std::vector<Command>& out);
   void draw_rule(const InstanceStatus& s, std::size_t index, std::vector<Command>& out);
+  /// The k column: a field for generations per launch where the variant iterates, else "1".
+  void draw_generations_per_launch(const InstanceStatus& s, std::size_t index, bool gpu,
+                                   std::vector<Command>& out);
   void draw_counts(const InstanceStatus& s);
   /// The "runs on" column: "GPU" or "GPUs" and the instance's devices as a field ("1", "0,1");
   /// Enter with another list issues cmd::Devices, the command the script line `devices I LIST` is.
