@@ -12,43 +12,70 @@
 
 namespace ls::ui {
 
-void PatternsSection::draw(const PanelModel& model, int& selected, std::vector<Command>& out) {
-  const int count = static_cast<int>(model.statuses.size());
-  const ImGuiStyle& style = ImGui::GetStyle();
-  if (count == 0) {
-    ImGui::TextDisabled("No instance.");
-    return;
-  }
+namespace {
+
+/// "Into instance [N]": the target instance as a field. Returns the field's id (Tab from the path
+/// field comes back to it).
+ImGuiID draw_target(int count, int& selected) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Into instance");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("000").x + ImGui::GetFrameHeight() * 2 +
-                          style.ItemInnerSpacing.x * 2);
+                          ImGui::GetStyle().ItemInnerSpacing.x * 2);
   int sel = selected;
   // Not ImGui::GetID: it keeps the active id alive, and the InputInt group then loses track of it.
   const ImGuiID selected_id = ImGui::GetCurrentWindow()->GetIDNoKeepAlive("##selected");
   if (ImGui::InputInt("##selected", &sel)) selected = std::clamp(sel, 0, count - 1);
   ImGui::SameLine();
   ImGui::TextDisabled("(or click a # above, or drop a file on a tile)");
+  return selected_id;
+}
 
-  const std::size_t target = static_cast<std::size_t>(selected);
-  if (!model.bundled_patterns.empty()) {
-    const float lines = static_cast<float>(std::min<std::size_t>(model.bundled_patterns.size(), 6));
-    const ImVec2 size(-FLT_MIN, lines * ImGui::GetTextLineHeightWithSpacing() + style.FramePadding.y * 2);
-    if (ImGui::BeginListBox("##bundled", size)) {
-      for (const std::string& name : model.bundled_patterns) {
-        // A click loads; the second click of a double-click loads nothing more.
-        if (ImGui::Selectable(name.c_str(), name == loaded_, ImGuiSelectableFlags_AllowDoubleClick) &&
-            !ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
-          out.push_back(cmd::Load{target, model.patterns_dir + "/" + name});
-          loaded_ = name;
-        }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Load into instance %d (centred)", selected);
-      }
-      ImGui::EndListBox();
-    }
+/// The Save and Screenshot buttons.
+void draw_save_and_screenshot(int selected, std::vector<Command>& out) {
+  char label[48];
+  std::snprintf(label, sizeof label, "Save instance %d as RLE###save", selected);
+  if (ImGui::Button(label)) out.push_back(cmd::Save{static_cast<std::size_t>(selected), ""});
+  tooltip("Saved under a numbered file name; never overwrites.");
+  ImGui::SameLine();
+  if (ImGui::Button("Screenshot##shot")) out.push_back(cmd::Screenshot{""});
+  tooltip("PNG of the whole window, numbered (S)");
+}
+
+}  // namespace
+
+void PatternsSection::draw(const PanelModel& model, int& selected, std::vector<Command>& out) {
+  const int count = static_cast<int>(model.statuses.size());
+  if (count == 0) {
+    ImGui::TextDisabled("No instance.");
+    return;
   }
+  const ImGuiID selected_id = draw_target(count, selected);
+  draw_bundled(model, selected, out);
+  draw_path(static_cast<std::size_t>(selected), selected_id, out);
+  draw_save_and_screenshot(selected, out);
+}
 
+void PatternsSection::draw_bundled(const PanelModel& model, int selected, std::vector<Command>& out) {
+  if (model.bundled_patterns.empty()) return;
+  const float lines = static_cast<float>(std::min<std::size_t>(model.bundled_patterns.size(), 6));
+  const ImVec2 size(-FLT_MIN,
+                    lines * ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().FramePadding.y * 2);
+  if (!ImGui::BeginListBox("##bundled", size)) return;
+  for (const std::string& name : model.bundled_patterns) {
+    // A click loads; the second click of a double-click loads nothing more.
+    if (ImGui::Selectable(name.c_str(), name == loaded_, ImGuiSelectableFlags_AllowDoubleClick) &&
+        !ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+      out.push_back(cmd::Load{static_cast<std::size_t>(selected), model.patterns_dir + "/" + name});
+      loaded_ = name;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Load into instance %d (centred)", selected);
+  }
+  ImGui::EndListBox();
+}
+
+void PatternsSection::draw_path(std::size_t target, ImGuiID selected_id, std::vector<Command>& out) {
+  const ImGuiStyle& style = ImGui::GetStyle();
   // Enter loads the path (typed or not), Tab a typed one; a click elsewhere keeps it (the click
   // may be on Load); Esc puts back the text the field had. A path that is no file keeps the field
   // active on Enter, with its reason.
@@ -87,14 +114,6 @@ void PatternsSection::draw(const PanelModel& model, int& selected, std::vector<C
   } else {
     error_text(path_.error);
   }
-
-  char label[48];
-  std::snprintf(label, sizeof label, "Save instance %d as RLE###save", selected);
-  if (ImGui::Button(label)) out.push_back(cmd::Save{target, ""});
-  tooltip("Saved under a numbered file name; never overwrites.");
-  ImGui::SameLine();
-  if (ImGui::Button("Screenshot##shot")) out.push_back(cmd::Screenshot{""});
-  tooltip("PNG of the whole window, numbered (S)");
 }
 
 }  // namespace ls::ui

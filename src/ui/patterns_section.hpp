@@ -19,6 +19,11 @@ class PatternsSection {
   void draw(const PanelModel& model, int& selected, std::vector<Command>& out);
 
  private:
+  /// The bundled patterns as a list: a click loads one into instance `selected`.
+  void draw_bundled(const PanelModel& model, int selected, std::vector<Command>& out);
+  /// The path field, its Load button and the line of its error.
+  void draw_path(std::size_t target, ImGuiID selected_id, std::vector<Command>& out);
+
   TextField path_;
   std::string loaded_;  // the bundled pattern last loaded from the list (shown selected)
 };
