@@ -32,6 +32,155 @@ ImU32 kind_colour(TimelineBar::Kind kind) {
   return colour::step;
 }
 
+/// The frame's span, then a coloured square and name per bar kind, on the line of the freeze switch.
+void draw_legend(const std::vector<TimelineBar>& bars, double span, float scale) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float sw = ImGui::GetTextLineHeight() * 0.7f;
+  auto legend = [&](ImU32 col, const char* name) {
+    ImGui::SameLine(0, style.ItemSpacing.x * 2);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float y = p.y + style.FramePadding.y + (ImGui::GetTextLineHeight() - sw) * 0.5f;
+    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + sw, y + sw), col, 2 * scale);
+    ImGui::Dummy(ImVec2(sw, ImGui::GetFrameHeight()));
+    ImGui::SameLine(0, style.ItemInnerSpacing.x);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(name);
+  };
+  // The span first, where a narrow panel still shows it; the legend after it, on one line (a kind
+  // that comes and goes adds no line).
+  char num[32];
+  ImGui::SameLine(0, style.ItemSpacing.x * 2);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("span %s ms", format_ms(span, num, sizeof num));
+  legend(colour::step, "step");
+  legend(colour::display, "display");
+  legend(colour::summary, "summary");
+  // Kinds only some frames have: in the legend when this frame shows one.
+  for (const TimelineBar::Kind k : {TimelineBar::Kind::exchange, TimelineBar::Kind::snapshot})
+    if (std::any_of(bars.begin(), bars.end(), [k](const TimelineBar& b) { return b.kind == k; }))
+      legend(kind_colour(k), timeline_kind_name(k));
+}
+
+/// The plot's place and scale for `lines` lines at the cursor, after a column of row labels.
+TimelineGeometry plot_geometry(double span, int lines, float scale) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float label_w = ImGui::CalcTextSize("#00").x + style.ItemInnerSpacing.x;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  TimelineGeometry g;
+  g.x0 = origin.x + label_w;
+  g.y0 = origin.y + 2 * scale;
+  g.width = std::max(10.f, ImGui::GetContentRegionAvail().x - label_w - 4 * scale);
+  g.row_height = timeline_row_height(lines, 200 * scale, 3 * scale, ImGui::GetTextLineHeight());
+  g.row_gap = g.row_height >= 8 * scale ? 2 * scale : 1;
+  g.min_bar_width = std::max(1.f, scale);
+  g.axis = timeline_axis(span, std::max(2, static_cast<int>(g.width / (60 * scale))));
+  return g;
+}
+
+/// A GPU's header: a rule across the plot and its name, on the line above its rows.
+void draw_group_headers(ImDrawList* dl, const TimelineRows& rows, const TimelineGeometry& g, float scale) {
+  const float line = ImGui::GetTextLineHeight();
+  for (const TimelineRows::Group& group : rows.groups()) {
+    const float y = g.row_y(rows.line(group.first_row) - 1);
+    dl->AddLine(ImVec2(g.x0, y), ImVec2(g.x0 + g.width, y), colour::plot_grid, std::max(1.f, scale));
+    char header[24];
+    if (group.device >= 0)
+      std::snprintf(header, sizeof header, "GPU %d", group.device);
+    else
+      std::snprintf(header, sizeof header, "host");
+    dl->AddText(ImVec2(g.x0 + 3 * scale, y + std::min(0.f, (g.row_height - line) * 0.5f)),
+                ImGui::GetColorU32(ImGuiCol_Text), header);
+  }
+}
+
+/// Row backgrounds and labels ("#N", or "all" for a shared row), the labels left of the plot at
+/// `label_x`; labels thin out when rows are shorter than the text.
+void draw_rows(ImDrawList* dl, const TimelineRows& rows, const TimelineGeometry& g, float label_x) {
+  const float line = ImGui::GetTextLineHeight();
+  const int label_every = std::max(1, static_cast<int>(std::ceil(line / (g.row_height + g.row_gap))));
+  for (int r = 0; r < rows.count(); ++r) {
+    const float y = g.row_y(rows.line(r));
+    if (r % 2 == 1)
+      dl->AddRectFilled(ImVec2(g.x0, y), ImVec2(g.x0 + g.width, y + g.row_height), colour::plot_row);
+    if (r % label_every == 0) {
+      char label[16];
+      const int inst = rows.only_instance(r);
+      if (inst >= 0) {
+        std::snprintf(label, sizeof label, "#%d", inst);
+      } else {
+        std::snprintf(label, sizeof label, "all");
+      }
+      const float ty = y + (g.row_height - line) * 0.5f;
+      dl->AddText(ImVec2(label_x, std::max(ty, y - line * 0.5f)), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                  label);
+    }
+  }
+}
+
+// Ticks, labelled with the tick's precision. Labels go right to left so that the last one (with
+// the unit) is always shown; a label that would overlap the one to its right is left out.
+void draw_ticks(ImDrawList* dl, const TimelineGeometry& g, float plot_y1, float scale) {
+  const int ticks = static_cast<int>(std::lround(g.axis.end_ms / g.axis.tick_ms));
+  const int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(g.axis.tick_ms) + 1e-9)));
+  float next_label_x = 1e30f;
+  for (int t = ticks; t >= 0; --t) {
+    const double ms = t * g.axis.tick_ms;
+    const float x = g.x_of(ms);
+    dl->AddLine(ImVec2(x, g.y0 - 2 * scale), ImVec2(x, plot_y1 + 4 * scale), colour::plot_grid, 1);
+    char label[32];
+    std::snprintf(label, sizeof label, t == ticks ? "%.*f ms" : "%.*f", decimals, ms);
+    const float tw = ImGui::CalcTextSize(label).x;
+    const float tx = std::clamp(x - tw * 0.5f, g.x0, g.x0 + g.width - tw);
+    if (tx + tw + 6 * scale > next_label_x) continue;
+    dl->AddText(ImVec2(tx, plot_y1 + 4 * scale), ImGui::GetColorU32(ImGuiCol_TextDisabled), label);
+    next_label_x = tx;
+  }
+}
+
+float bar_rounding(const TimelineGeometry& g, float scale) {
+  return g.row_height >= 6 * scale ? 2 * scale : 0;
+}
+
+void draw_bars(ImDrawList* dl, const std::vector<TimelineBar>& bars, const TimelineRows& rows,
+               const TimelineGeometry& g, float scale) {
+  const float line = ImGui::GetTextLineHeight();
+  for (const TimelineBar& b : bars) {
+    const Rect r = g.bar_rect(b, rows.line(rows.row_of(b.stream)));
+    dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), kind_colour(b.kind), bar_rounding(g, scale));
+    // Name the instance inside bars wide and tall enough for it (shared mode puts all on one row).
+    if (b.kind == TimelineBar::Kind::step && g.row_height >= line && r.x1 - r.x0 > 4 * line) {
+      char label[16];
+      std::snprintf(label, sizeof label, "#%zu", b.instance);
+      dl->AddText(ImVec2(r.x0 + 3 * scale, r.y0 + (g.row_height - line) * 0.5f), IM_COL32(10, 20, 35, 255),
+                  label);
+    }
+  }
+}
+
+/// The hovered bar outlined, and its instance, kind, start, end and duration in a tooltip.
+void draw_bar_tooltip(ImDrawList* dl, const TimelineBar& b, const Rect& r,
+                      const std::vector<InstanceStatus>& statuses, float rounding, float scale) {
+  dl->AddRect(ImVec2(r.x0 - 1, r.y0 - 1), ImVec2(r.x1 + 1, r.y1 + 1), IM_COL32(255, 255, 255, 220), rounding,
+              0, std::max(1.f, scale));
+  const std::string_view variant =
+      b.instance < statuses.size() ? variant_name(statuses[b.instance].variant) : "";
+  char s0[32], s1[32], d[32];
+  ImGui::BeginTooltip();
+  ImGui::Text("instance %zu  %.*s", b.instance, static_cast<int>(variant.size()), variant.data());
+  ImGui::PushStyleColor(ImGuiCol_Text, kind_colour(b.kind));
+  ImGui::TextUnformatted(timeline_kind_name(b.kind));
+  ImGui::PopStyleColor();
+  ImGui::Text("start     %s ms", format_ms(b.start_ms, s0, sizeof s0));
+  ImGui::Text("end       %s ms", format_ms(b.end_ms, s1, sizeof s1));
+  ImGui::Text("duration  %s ms", format_ms(b.end_ms - b.start_ms, d, sizeof d));
+  if (b.device >= 0)
+    ImGui::TextDisabled("GPU %d, stream row %d, from that GPU's first start", b.device, b.stream);
+  else
+    ImGui::TextDisabled("stream row %d, from the frame's first start", b.stream);
+  ImGui::EndTooltip();
+}
+
 }  // namespace
 
 const char* timeline_kind_name(TimelineBar::Kind kind) {
@@ -138,42 +287,15 @@ int bar_at(const std::vector<TimelineBar>& bars, const TimelineRows& rows, const
 
 void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vector<InstanceStatus>& statuses,
                         float scale, int reserved_lines) {
-  const ImGuiStyle& style = ImGui::GetStyle();
   if (ImGui::Checkbox("freeze", &frozen_) && frozen_) held_ = bars_in;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hold this frame's timeline to inspect it");
   const std::vector<TimelineBar>& bars = frozen_ ? held_ : bars_in;
 
-  // Legend and span on the same line as the switch.
   double span = 0;
   for (const TimelineBar& b : bars) span = std::max(span, b.end_ms);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float sw = ImGui::GetTextLineHeight() * 0.7f;
-  auto legend = [&](ImU32 col, const char* name) {
-    ImGui::SameLine(0, style.ItemSpacing.x * 2);
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float y = p.y + style.FramePadding.y + (ImGui::GetTextLineHeight() - sw) * 0.5f;
-    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + sw, y + sw), col, 2 * scale);
-    ImGui::Dummy(ImVec2(sw, ImGui::GetFrameHeight()));
-    ImGui::SameLine(0, style.ItemInnerSpacing.x);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(name);
-  };
-  // The span first, where a narrow panel still shows it; the legend after it, on one line (a kind
-  // that comes and goes adds no line).
-  char num[32];
-  ImGui::SameLine(0, style.ItemSpacing.x * 2);
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextDisabled("span %s ms", format_ms(span, num, sizeof num));
-  legend(colour::step, "step");
-  legend(colour::display, "display");
-  legend(colour::summary, "summary");
-  // Kinds only some frames have: in the legend when this frame shows one.
-  for (const TimelineBar::Kind k : {TimelineBar::Kind::exchange, TimelineBar::Kind::snapshot})
-    if (std::any_of(bars.begin(), bars.end(), [k](const TimelineBar& b) { return b.kind == k; }))
-      legend(kind_colour(k), timeline_kind_name(k));
+  draw_legend(bars, span, scale);
 
   rows_.build(bars);
-  const int nrows = rows_.count();
   if (reserved_lines != reserved_) {
     reserved_ = reserved_lines;
     most_lines_ = 0;
@@ -181,24 +303,14 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
   most_lines_ = std::max(most_lines_, rows_.lines());
   const int nlines = std::max({1, most_lines_, reserved_lines});
 
-  const float label_w = ImGui::CalcTextSize("#00").x + style.ItemInnerSpacing.x;
-  const float full_w = ImGui::GetContentRegionAvail().x;
-  const float line = ImGui::GetTextLineHeight();
-  TimelineGeometry g;
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  g.x0 = origin.x + label_w;
-  g.y0 = origin.y + 2 * scale;
-  g.width = std::max(10.f, full_w - label_w - 4 * scale);
-  g.row_height = timeline_row_height(nlines, 200 * scale, 3 * scale, line);
-  g.row_gap = g.row_height >= 8 * scale ? 2 * scale : 1;
-  g.min_bar_width = std::max(1.f, scale);
-  g.axis = timeline_axis(span, std::max(2, static_cast<int>(g.width / (60 * scale))));
+  const float origin_x = ImGui::GetCursorScreenPos().x;
+  const TimelineGeometry g = plot_geometry(span, nlines, scale);
   const float plot_h = g.height(nlines);
-  const float total_h = plot_h + 4 * scale + line + 2 * scale;
-
-  ImGui::InvisibleButton("##timeline", ImVec2(full_w, total_h));
+  const float total_h = plot_h + 4 * scale + ImGui::GetTextLineHeight() + 2 * scale;
+  ImGui::InvisibleButton("##timeline", ImVec2(ImGui::GetContentRegionAvail().x, total_h));
   const bool hovered = ImGui::IsItemHovered();
 
+  ImDrawList* dl = ImGui::GetWindowDrawList();
   const float plot_y1 = g.y0 + plot_h;
   dl->AddRectFilled(ImVec2(g.x0, g.y0 - 2 * scale), ImVec2(g.x0 + g.width, plot_y1 + 2 * scale),
                     colour::plot_bg, 3 * scale);
@@ -207,92 +319,18 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
                 "No complete frame yet.");
     return;
   }
-  // Row backgrounds and labels; labels thin out when rows are shorter than the text.
-  const int label_every = std::max(1, static_cast<int>(std::ceil(line / (g.row_height + g.row_gap))));
-  for (const TimelineRows::Group& group : rows_.groups()) {
-    // A GPU's header: a rule across the plot and its name, on the line above its rows.
-    const float y = g.row_y(rows_.line(group.first_row) - 1);
-    dl->AddLine(ImVec2(g.x0, y), ImVec2(g.x0 + g.width, y), colour::plot_grid, std::max(1.f, scale));
-    char header[24];
-    if (group.device >= 0)
-      std::snprintf(header, sizeof header, "GPU %d", group.device);
-    else
-      std::snprintf(header, sizeof header, "host");
-    dl->AddText(ImVec2(g.x0 + 3 * scale, y + std::min(0.f, (g.row_height - line) * 0.5f)),
-                ImGui::GetColorU32(ImGuiCol_Text), header);
-  }
-  for (int r = 0; r < nrows; ++r) {
-    const float y = g.row_y(rows_.line(r));
-    if (r % 2 == 1)
-      dl->AddRectFilled(ImVec2(g.x0, y), ImVec2(g.x0 + g.width, y + g.row_height), colour::plot_row);
-    if (r % label_every == 0) {
-      char label[16];
-      const int inst = rows_.only_instance(r);
-      if (inst >= 0) {
-        std::snprintf(label, sizeof label, "#%d", inst);
-      } else {
-        std::snprintf(label, sizeof label, "all");
-      }
-      const float ty = y + (g.row_height - line) * 0.5f;
-      dl->AddText(ImVec2(origin.x, std::max(ty, y - line * 0.5f)), ImGui::GetColorU32(ImGuiCol_TextDisabled),
-                  label);
-    }
-  }
-  // Ticks, labelled with the tick's precision. Labels go right to left so that the last one (with
-  // the unit) is always shown; a label that would overlap the one to its right is left out.
-  const int ticks = static_cast<int>(std::lround(g.axis.end_ms / g.axis.tick_ms));
-  const int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(g.axis.tick_ms) + 1e-9)));
-  float next_label_x = 1e30f;
-  for (int t = ticks; t >= 0; --t) {
-    const double ms = t * g.axis.tick_ms;
-    const float x = g.x_of(ms);
-    dl->AddLine(ImVec2(x, g.y0 - 2 * scale), ImVec2(x, plot_y1 + 4 * scale), colour::plot_grid, 1);
-    char label[32];
-    std::snprintf(label, sizeof label, t == ticks ? "%.*f ms" : "%.*f", decimals, ms);
-    const float tw = ImGui::CalcTextSize(label).x;
-    const float tx = std::clamp(x - tw * 0.5f, g.x0, g.x0 + g.width - tw);
-    if (tx + tw + 6 * scale > next_label_x) continue;
-    dl->AddText(ImVec2(tx, plot_y1 + 4 * scale), ImGui::GetColorU32(ImGuiCol_TextDisabled), label);
-    next_label_x = tx;
-  }
-  // Bars.
-  const float rounding = g.row_height >= 6 * scale ? 2 * scale : 0;
-  for (const TimelineBar& b : bars) {
-    const Rect r = g.bar_rect(b, rows_.line(rows_.row_of(b.stream)));
-    dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), kind_colour(b.kind), rounding);
-    // Name the instance inside bars wide and tall enough for it (shared mode puts all on one row).
-    if (b.kind == TimelineBar::Kind::step && g.row_height >= line && r.x1 - r.x0 > 4 * line) {
-      char label[16];
-      std::snprintf(label, sizeof label, "#%zu", b.instance);
-      dl->AddText(ImVec2(r.x0 + 3 * scale, r.y0 + (g.row_height - line) * 0.5f), IM_COL32(10, 20, 35, 255),
-                  label);
-    }
-  }
+  draw_group_headers(dl, rows_, g, scale);
+  draw_rows(dl, rows_, g, origin_x);
+  draw_ticks(dl, g, plot_y1, scale);
+  draw_bars(dl, bars, rows_, g, scale);
 
   if (!hovered) return;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const int hit = bar_at(bars, rows_, g, mouse.x, mouse.y);
   if (hit < 0) return;
   const TimelineBar& b = bars[static_cast<std::size_t>(hit)];
-  const Rect r = g.bar_rect(b, rows_.line(rows_.row_of(b.stream)));
-  dl->AddRect(ImVec2(r.x0 - 1, r.y0 - 1), ImVec2(r.x1 + 1, r.y1 + 1), IM_COL32(255, 255, 255, 220), rounding,
-              0, std::max(1.f, scale));
-  const std::string_view variant =
-      b.instance < statuses.size() ? variant_name(statuses[b.instance].variant) : "";
-  char s0[32], s1[32], d[32];
-  ImGui::BeginTooltip();
-  ImGui::Text("instance %zu  %.*s", b.instance, static_cast<int>(variant.size()), variant.data());
-  ImGui::PushStyleColor(ImGuiCol_Text, kind_colour(b.kind));
-  ImGui::TextUnformatted(timeline_kind_name(b.kind));
-  ImGui::PopStyleColor();
-  ImGui::Text("start     %s ms", format_ms(b.start_ms, s0, sizeof s0));
-  ImGui::Text("end       %s ms", format_ms(b.end_ms, s1, sizeof s1));
-  ImGui::Text("duration  %s ms", format_ms(b.end_ms - b.start_ms, d, sizeof d));
-  if (b.device >= 0)
-    ImGui::TextDisabled("GPU %d, stream row %d, from that GPU's first start", b.device, b.stream);
-  else
-    ImGui::TextDisabled("stream row %d, from the frame's first start", b.stream);
-  ImGui::EndTooltip();
+  draw_bar_tooltip(dl, b, g.bar_rect(b, rows_.line(rows_.row_of(b.stream))), statuses, bar_rounding(g, scale),
+                   scale);
 }
 
 }  // namespace ls::ui
