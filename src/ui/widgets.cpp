@@ -218,6 +218,81 @@ void text_right(const char* text) {
   ImGui::TextUnformatted(text);
 }
 
+namespace {
+
+/// The badge itself: `text` on a rounded `bg` box, one frame high.
+void draw_badge_box(const char* text, ImU32 bg) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const ImVec2 ts = ImGui::CalcTextSize(text);
+  const ImVec2 pad(style.FramePadding.x * 0.8f, style.FramePadding.y * 0.5f);
+  const ImVec2 size(ts.x + 2 * pad.x, ts.y + 2 * pad.y);
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  p.y += std::max(0.f, (ImGui::GetFrameHeight() - size.y) * 0.5f);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p, ImVec2(p.x + size.x, p.y + size.y), bg, style.FrameRounding);
+  dl->AddText(ImVec2(p.x + pad.x, p.y + pad.y), colour::badge_text, text);
+  ImGui::Dummy(ImVec2(size.x, ImGui::GetFrameHeight()));
+}
+
+/// "Group A at generation G: N agree, M differ, P pending" and this instance's hash.
+void draw_badge_counts(std::size_t index, const std::vector<InstanceStatus>& statuses,
+                       const BadgeSummary& sum, const char* group) {
+  if (!sum.has_summary) {
+    ImGui::Text("Group %s: instance %zu has no summary yet.", group, index);
+    return;
+  }
+  ImGui::Text("Group %s at generation %" PRIu64 ": %d agree", group, sum.generation, sum.agree);
+  if (sum.differ > 0) {
+    ImGui::SameLine(0, 0);
+    ImGui::PushStyleColor(ImGuiCol_Text, colour::error);
+    ImGui::Text(", %d differ%s", sum.differ, sum.differ == 1 ? "s" : "");
+    ImGui::PopStyleColor();
+  }
+  if (sum.pending > 0) {
+    ImGui::SameLine(0, 0);
+    ImGui::Text(", %d pending", sum.pending);
+  }
+  ImGui::TextDisabled("hash 0x%016" PRIx64 " (instance %zu)", statuses[index].summary->hash, index);
+}
+
+/// A member that does not agree: pending (with its newest summary's generation) or differing (in the
+/// error colour, with its hash).
+void draw_badge_member(std::size_t j, const InstanceStatus& s, const BadgeSummary& sum) {
+  const bool pending = !sum.has_summary || !s.summary || s.summary->generation != sum.generation;
+  if (!pending) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour::error);
+    ImGui::Text("#%zu  %-9s  differs: hash 0x%016" PRIx64, j, variant_label(s.variant), s.summary->hash);
+    ImGui::PopStyleColor();
+  } else if (s.summary) {
+    ImGui::TextDisabled("#%zu  %-9s  pending: newest summary at generation %" PRIu64, j,
+                        variant_label(s.variant), s.summary->generation);
+  } else {
+    ImGui::TextDisabled("#%zu  %-9s  pending: no summary yet", j, variant_label(s.variant));
+  }
+}
+
+// A group may hold 64 instances: the tooltip counts those that agree and lists only the rest.
+void draw_badge_tooltip(std::size_t index, const std::vector<InstanceStatus>& statuses,
+                        const std::vector<CrossCheck>& checks, const char* group) {
+  const BadgeSummary sum = summarise_badge(index, statuses, checks);
+  begin_tip();
+  draw_badge_counts(index, statuses, sum, group);
+  if (checks[index].state == CrossCheck::State::pending) {
+    ImGui::TextDisabled("Waiting for the members' summaries of one generation.");
+  }
+  const std::size_t listed = std::min(sum.differing.size(), kBadgeRowsListed);
+  for (std::size_t k = 0; k < listed; ++k) {
+    const std::size_t j = sum.differing[k];
+    draw_badge_member(j, statuses[j], sum);
+  }
+  if (sum.differing.size() > listed)
+    ImGui::TextDisabled("\xE2\x80\xA6 and %zu more", sum.differing.size() - listed);
+  ImGui::TextDisabled("Same origin: same size, start state and rule, not edited since.");
+  end_tip();
+}
+
+}  // namespace
+
 void draw_badge(std::size_t index, const std::vector<InstanceStatus>& statuses,
                 const std::vector<CrossCheck>& checks) {
   const CrossCheck& c = checks[index];
@@ -247,62 +322,8 @@ void draw_badge(std::size_t index, const std::vector<InstanceStatus>& statuses,
       bg = colour::diverged;
       break;
   }
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const ImVec2 ts = ImGui::CalcTextSize(text);
-  const ImVec2 pad(style.FramePadding.x * 0.8f, style.FramePadding.y * 0.5f);
-  const ImVec2 size(ts.x + 2 * pad.x, ts.y + 2 * pad.y);
-  ImVec2 p = ImGui::GetCursorScreenPos();
-  p.y += std::max(0.f, (ImGui::GetFrameHeight() - size.y) * 0.5f);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p, ImVec2(p.x + size.x, p.y + size.y), bg, style.FrameRounding);
-  dl->AddText(ImVec2(p.x + pad.x, p.y + pad.y), colour::badge_text, text);
-  ImGui::Dummy(ImVec2(size.x, ImGui::GetFrameHeight()));
-  if (!ImGui::IsItemHovered()) return;
-
-  // A group may hold 64 instances: the tooltip counts those that agree and lists only the rest.
-  const BadgeSummary sum = summarise_badge(index, statuses, checks);
-  begin_tip();
-  if (!sum.has_summary) {
-    ImGui::Text("Group %s: instance %zu has no summary yet.", group, index);
-  } else {
-    ImGui::Text("Group %s at generation %" PRIu64 ": %d agree", group, sum.generation, sum.agree);
-    if (sum.differ > 0) {
-      ImGui::SameLine(0, 0);
-      ImGui::PushStyleColor(ImGuiCol_Text, colour::error);
-      ImGui::Text(", %d differ%s", sum.differ, sum.differ == 1 ? "s" : "");
-      ImGui::PopStyleColor();
-    }
-    if (sum.pending > 0) {
-      ImGui::SameLine(0, 0);
-      ImGui::Text(", %d pending", sum.pending);
-    }
-    ImGui::TextDisabled("hash 0x%016" PRIx64 " (instance %zu)", statuses[index].summary->hash, index);
-  }
-  if (c.state == CrossCheck::State::pending) {
-    ImGui::TextDisabled("Waiting for the members' summaries of one generation.");
-  }
-  const std::size_t listed = std::min(sum.differing.size(), kBadgeRowsListed);
-  for (std::size_t k = 0; k < listed; ++k) {
-    const std::size_t j = sum.differing[k];
-    const InstanceStatus& s = statuses[j];
-    const bool pending = !sum.has_summary || !s.summary || s.summary->generation != sum.generation;
-    if (pending) {
-      if (s.summary) {
-        ImGui::TextDisabled("#%zu  %-9s  pending: newest summary at generation %" PRIu64, j,
-                            variant_label(s.variant), s.summary->generation);
-      } else {
-        ImGui::TextDisabled("#%zu  %-9s  pending: no summary yet", j, variant_label(s.variant));
-      }
-    } else {
-      ImGui::PushStyleColor(ImGuiCol_Text, colour::error);
-      ImGui::Text("#%zu  %-9s  differs: hash 0x%016" PRIx64, j, variant_label(s.variant), s.summary->hash);
-      ImGui::PopStyleColor();
-    }
-  }
-  if (sum.differing.size() > listed)
-    ImGui::TextDisabled("\xE2\x80\xA6 and %zu more", sum.differing.size() - listed);
-  ImGui::TextDisabled("Same origin: same size, start state and rule, not edited since.");
-  end_tip();
+  draw_badge_box(text, bg);
+  if (ImGui::IsItemHovered()) draw_badge_tooltip(index, statuses, checks, group);
 }
 
 Faded::Faded(bool on) : on_(on) {
