@@ -40,36 +40,42 @@ void apply_style(float scale) {
   style.GrabRounding = 3;
   style.TabRounding = 3;
 
-  ImVec4* c = style.Colors;
+  // The theme's colours; the others stay ImGui's dark ones.
   const ImVec4 accent = rgba(56, 132, 230);
-  c[ImGuiCol_Text] = rgba(222, 226, 232);
-  c[ImGuiCol_TextDisabled] = rgba(125, 133, 144);
-  c[ImGuiCol_WindowBg] = rgba(24, 27, 32, 250);
-  c[ImGuiCol_ChildBg] = rgba(20, 23, 28, 255);
-  c[ImGuiCol_PopupBg] = rgba(30, 34, 40, 250);
-  c[ImGuiCol_Border] = rgba(52, 58, 67);
-  c[ImGuiCol_FrameBg] = rgba(38, 43, 51);
-  c[ImGuiCol_FrameBgHovered] = rgba(48, 55, 66);
-  c[ImGuiCol_FrameBgActive] = rgba(56, 64, 77);
-  c[ImGuiCol_TitleBg] = rgba(24, 27, 32);
-  c[ImGuiCol_TitleBgActive] = rgba(30, 36, 46);
-  c[ImGuiCol_CheckMark] = rgba(98, 164, 245);
-  c[ImGuiCol_SliderGrab] = rgba(77, 144, 230);
-  c[ImGuiCol_SliderGrabActive] = rgba(110, 170, 250);
-  c[ImGuiCol_Button] = rgba(44, 52, 64);
-  c[ImGuiCol_ButtonHovered] = rgba(56, 82, 120);
-  c[ImGuiCol_ButtonActive] = accent;
-  c[ImGuiCol_Header] = rgba(40, 48, 60);
-  c[ImGuiCol_HeaderHovered] = rgba(50, 66, 90);
-  c[ImGuiCol_HeaderActive] = rgba(56, 80, 115);
-  c[ImGuiCol_Separator] = rgba(52, 58, 67);
-  c[ImGuiCol_TableHeaderBg] = rgba(34, 39, 47);
-  c[ImGuiCol_TableBorderStrong] = rgba(52, 58, 67);
-  c[ImGuiCol_TableBorderLight] = rgba(40, 45, 53);
-  c[ImGuiCol_TableRowBg] = rgba(0, 0, 0, 0);
-  c[ImGuiCol_TableRowBgAlt] = rgba(255, 255, 255, 8);
-  c[ImGuiCol_TextSelectedBg] = rgba(56, 132, 230, 90);
-  c[ImGuiCol_PlotHistogram] = accent;
+  const struct {
+    ImGuiCol slot;
+    ImVec4 colour;
+  } theme[] = {
+      {ImGuiCol_Text, rgba(222, 226, 232)},
+      {ImGuiCol_TextDisabled, rgba(125, 133, 144)},
+      {ImGuiCol_WindowBg, rgba(24, 27, 32, 250)},
+      {ImGuiCol_ChildBg, rgba(20, 23, 28, 255)},
+      {ImGuiCol_PopupBg, rgba(30, 34, 40, 250)},
+      {ImGuiCol_Border, rgba(52, 58, 67)},
+      {ImGuiCol_FrameBg, rgba(38, 43, 51)},
+      {ImGuiCol_FrameBgHovered, rgba(48, 55, 66)},
+      {ImGuiCol_FrameBgActive, rgba(56, 64, 77)},
+      {ImGuiCol_TitleBg, rgba(24, 27, 32)},
+      {ImGuiCol_TitleBgActive, rgba(30, 36, 46)},
+      {ImGuiCol_CheckMark, rgba(98, 164, 245)},
+      {ImGuiCol_SliderGrab, rgba(77, 144, 230)},
+      {ImGuiCol_SliderGrabActive, rgba(110, 170, 250)},
+      {ImGuiCol_Button, rgba(44, 52, 64)},
+      {ImGuiCol_ButtonHovered, rgba(56, 82, 120)},
+      {ImGuiCol_ButtonActive, accent},
+      {ImGuiCol_Header, rgba(40, 48, 60)},
+      {ImGuiCol_HeaderHovered, rgba(50, 66, 90)},
+      {ImGuiCol_HeaderActive, rgba(56, 80, 115)},
+      {ImGuiCol_Separator, rgba(52, 58, 67)},
+      {ImGuiCol_TableHeaderBg, rgba(34, 39, 47)},
+      {ImGuiCol_TableBorderStrong, rgba(52, 58, 67)},
+      {ImGuiCol_TableBorderLight, rgba(40, 45, 53)},
+      {ImGuiCol_TableRowBg, rgba(0, 0, 0, 0)},
+      {ImGuiCol_TableRowBgAlt, rgba(255, 255, 255, 8)},
+      {ImGuiCol_TextSelectedBg, rgba(56, 132, 230, 90)},
+      {ImGuiCol_PlotHistogram, accent},
+  };
+  for (const auto& [slot, value] : theme) style.Colors[slot] = value;
 
   style.ScaleAllSizes(scale);
   ImGui::GetStyle() = style;
