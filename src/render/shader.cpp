@@ -19,21 +19,13 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
-std::string shader_log(GLuint shader) {
+/// A shader's or program's info log ("" when empty), through its glGet*iv and glGet*InfoLog.
+std::string info_log(GLuint object, PFNGLGETSHADERIVPROC get_iv, PFNGLGETSHADERINFOLOGPROC get_log) {
   GLint length = 0;
-  glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &length);
+  get_iv(object, GL_INFO_LOG_LENGTH, &length);
   if (length <= 1) return {};
   std::vector<char> log(static_cast<std::size_t>(length));
-  glGetShaderInfoLog(shader, length, nullptr, log.data());
-  return std::string(log.data());
-}
-
-std::string program_log(GLuint program) {
-  GLint length = 0;
-  glGetProgramiv(program, GL_INFO_LOG_LENGTH, &length);
-  if (length <= 1) return {};
-  std::vector<char> log(static_cast<std::size_t>(length));
-  glGetProgramInfoLog(program, length, nullptr, log.data());
+  get_log(object, length, nullptr, log.data());
   return std::string(log.data());
 }
 
@@ -45,7 +37,7 @@ GlShader compile(GLenum type, const std::string& path) {
   glCompileShader(shader.get());
   GLint ok = GL_FALSE;
   glGetShaderiv(shader.get(), GL_COMPILE_STATUS, &ok);
-  const std::string log = shader_log(shader.get());
+  const std::string log = info_log(shader.get(), glGetShaderiv, glGetShaderInfoLog);
   if (!log.empty()) std::cerr << "lifestreams: compile log of " << path << ":\n" << log << "\n";
   if (ok != GL_TRUE) throw DeviceError("shader " + path + " failed to compile: " + log);
   return shader;
@@ -65,7 +57,7 @@ GlProgram load_program(const std::string& dir, const std::string& vertex_file,
   glLinkProgram(program.get());
   GLint ok = GL_FALSE;
   glGetProgramiv(program.get(), GL_LINK_STATUS, &ok);
-  const std::string log = program_log(program.get());
+  const std::string log = info_log(program.get(), glGetProgramiv, glGetProgramInfoLog);
   if (!log.empty())
     std::cerr << "lifestreams: link log of " << vpath << " + " << fpath << ":\n" << log << "\n";
   if (ok != GL_TRUE) throw DeviceError("shaders " + vpath + " + " + fpath + " failed to link: " + log);
