@@ -5,17 +5,14 @@
 
 #include <vector>
 
+#include "view/view.hpp"
+
 struct ImDrawData;
 
 namespace ls::ui {
 
-/// A rectangle in framebuffer pixels, y from the top.
-struct Region {
-  int x = 0;
-  int y = 0;
-  int w = 0;
-  int h = 0;
-};
+/// A rectangle in framebuffer pixels, y from the top: the rectangles OverlayLayer::set_regions takes.
+using Region = view::Rect;
 
 /// The framebuffer pixels each draw command of `data` can touch: the bounds of its vertices within
 /// its clip rectangle, scaled by the draw data's framebuffer scale.
