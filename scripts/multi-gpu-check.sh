@@ -35,10 +35,10 @@ for v in bitpacked iterate shared global naive; do
 done
 results+=("run --devices $list vs 0|$([ $differ = 0 ] && echo pass || echo FAIL)|$same same, $differ differ")
 
-# On one GPU the multi-GPU rows run as two bands / two engines of it (LS_TEST_BANDS, tests only).
+# On one GPU the multi-GPU rows run as two bands / two engines of it (--test-bands, tests only).
 bands=()
-[ "$gpus" -ge 2 ] || bands=(LS_TEST_BANDS=2)
-if env "${bands[@]}" lifestreams bench --devices "$list" --json "$logs/bench.json" >"$logs/bench.txt" 2>&1; then
+[ "$gpus" -ge 2 ] || bands=(--test-bands 2)
+if lifestreams bench --devices "$list" "${bands[@]}" --json "$logs/bench.json" >"$logs/bench.txt" 2>&1; then
   if grep -q ' NO ' "$logs/bench.txt"; then
     results+=("bench --devices $list|FAIL|a row's final hash differs from the one-GPU run's")
   else

@@ -1,6 +1,7 @@
-// bench.hpp — `lifestreams bench`: the CUDA engine's benchmark (variants, sizes, instances, stream
-// modes and generations per launch), timed with CUDA events against a memory roof measured in the
-// same run; prints a table and optionally writes JSON.
+// bench.hpp — `lifestreams bench`: the CUDA engine's benchmark. On one GPU: variants, sizes,
+// instances, stream modes and generations per launch, timed with CUDA events against a memory roof
+// measured in the same run; on several (--devices LIST): lattices split across them and instances
+// spread over them, against the same work on the first. Prints a table and optionally writes JSON.
 #pragma once
 
 namespace ls {

@@ -9,24 +9,22 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <new>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <vector>
 
+#include "bench/bench_measure.hpp"
+#include "bench/bench_options.hpp"
+#include "bench/bench_report.hpp"
 #include "control/device_args.hpp"
-#include "control/numbers.hpp"
 #include "control/distributed_job.hpp"
 #include "control/distributed_setup.hpp"
-#include "control/json_text.hpp"
+#include "control/numbers.hpp"
 #include "core/error.hpp"
 #include "core/lattice.hpp"
 #include "core/rule.hpp"
@@ -36,15 +34,13 @@ namespace ls {
 
 namespace {
 
-using app::json_string;
-std::string number(double v) { return app::json_number(v); }
+using bench::Config;
+using bench::JsonObject;
+using bench::kDefaultK;
+using bench::kRepeats;
+using bench::Timed;
 
 constexpr const char* kPrefix = "lifestreams bench";
-constexpr int kRepeats = 7;
-constexpr double kTargetRepeatMs = 25.0;  // each repeat runs enough launches to take about this long
-constexpr int kMaxFramesPerRepeat = 4000;
-constexpr int kDefaultK = 16;
-constexpr double kDensity = 0.35;  // the bench's soup
 
 const char* const kFooter =
     "Run under mpirun (or srun); alone it is one rank. The lattice is cut into one band per rank, as\n"
@@ -61,9 +57,9 @@ const char* const kFooter =
     "Rank 0 prints; the header ends with ' ranks=R' and every JSON row has \"ranks\".";
 
 struct Args {
+  bench::SweepArgs sweep;
   bool distributed = false;
-  std::optional<std::string> backend, variants, sizes, rows_per_rank, ks, rule, json, device, devices,
-      instances, stream_mode, timing_period;
+  std::optional<std::string> backend, rows_per_rank;
 };
 
 struct Options {
@@ -78,20 +74,12 @@ struct Options {
   std::string json_path;
 };
 
-struct Config {
-  Variant variant = Variant::bitpacked;  // the CPU backend's rows ignore it
-  int width = 0;
-  int height = 0;
-  int k = kDefaultK;
-  auto key() const { return std::tuple(static_cast<int>(variant), width, height, k); }
-};
-
+// A row's Config: one instance; its variant is ignored by the CPU backend.
 struct Row {
   Config config;
   int band_rows = 0;  // the thickest band's rows (rank 0's)
   double cups = 0;
-  double median_ms = 0;  // one launch: k generations and the exchange
-  int frames = 0;
+  bench::Repeats timed;  // ms: one launch, k generations and the exchange
   long long exchanges_timed = 0;
   double exchange_us = 0;
   double no_exchange_ms = 0;
@@ -108,7 +96,8 @@ std::pair<int, int> parse_size(std::string_view text, bool width_only) {
   return {static_cast<int>(parse_whole("--sizes", text, 32, kMaxLatticeSide)), 0};
 }
 
-Options to_options(const Args& a) {
+Options to_options(const Args& args) {
+  const bench::SweepArgs& a = args.sweep;
   for (const auto& [given, name] :
        {std::pair{&a.instances, "--instances"}, std::pair{&a.stream_mode, "--stream-mode"},
         std::pair{&a.timing_period, "--timing-period"}}) {
@@ -117,26 +106,17 @@ Options to_options(const Args& a) {
                        ": bench --distributed measures one lattice over the ranks (one band per rank)");
   }
   Options o;
-  if (a.backend) o.backend.backend = *a.backend;
+  if (args.backend) o.backend.backend = *args.backend;
   o.backend.devices = device_choice(a.device ? &*a.device : nullptr, a.devices ? &*a.devices : nullptr);
   o.backend.devices_given = a.device || a.devices;
   o.gpu = distributed_wants_gpu(o.backend);
-  if (a.variants) {
-    for (const auto& item : split_list("--variants", *a.variants)) {
-      const auto v = parse_variant(item);
-      if (!v)
-        throw InputError("--variants: unknown variant \"" + item +
-                         "\" (naive, global, shared, iterate, bitpacked)");
-      o.variants.push_back(*v);
-    }
-    o.variants_given = true;
-  } else {
-    o.variants = {Variant::bitpacked};
-  }
-  if (a.rows_per_rank) {
-    o.rows_per_rank = static_cast<int>(parse_whole("--rows-per-rank", *a.rows_per_rank, 32, kMaxLatticeSide));
+  o.variants_given = a.variants.has_value();
+  o.variants = a.variants ? bench::parse_variants(*a.variants) : std::vector<Variant>{Variant::bitpacked};
+  if (args.rows_per_rank) {
+    o.rows_per_rank =
+        static_cast<int>(parse_whole("--rows-per-rank", *args.rows_per_rank, 32, kMaxLatticeSide));
     if (o.rows_per_rank % multi::kBandRowGranularity != 0)
-      throw InputError("--rows-per-rank " + *a.rows_per_rank + ": expected a multiple of 32");
+      throw InputError("--rows-per-rank " + *args.rows_per_rank + ": expected a multiple of 32");
   }
   if (a.sizes) {
     for (const auto& item : split_list("--sizes", *a.sizes))
@@ -146,24 +126,9 @@ Options to_options(const Args& a) {
   } else {
     o.sizes = {{1024, o.rows_per_rank ? 0 : 1024}, {4096, o.rows_per_rank ? 0 : 4096}};
   }
-  if (a.ks) {
-    for (const auto& item : split_list("--generations-per-launch", *a.ks))
-      o.ks.push_back(
-          static_cast<int>(parse_whole("--generations-per-launch", item, 1, kMaxGenerationsPerLaunch)));
-  } else {
-    o.ks = {kDefaultK};
-  }
-  if (a.rule) {
-    try {
-      o.rule = parse_rule(*a.rule);
-    } catch (const InputError& e) {
-      throw InputError("--rule: " + std::string(e.what()));
-    }
-  }
-  if (a.json) {
-    if (a.json->empty()) throw InputError("--json needs a file name");
-    o.json_path = *a.json;
-  }
+  o.ks = a.ks ? bench::parse_generations_per_launch(*a.ks) : std::vector<int>{kDefaultK};
+  if (a.rule) o.rule = bench::parse_rule_option(*a.rule);
+  if (a.json) o.json_path = bench::parse_json_option(*a.json);
   return o;
 }
 
@@ -171,10 +136,6 @@ Options to_options(const Args& a) {
 /// refused before any communication).
 std::vector<Config> sweep(const Options& o, int ranks) {
   std::vector<Config> configs;
-  auto add = [&](const Config& c) {
-    if (std::none_of(configs.begin(), configs.end(), [&](const Config& d) { return d.key() == c.key(); }))
-      configs.push_back(c);
-  };
   for (const auto& [w, h] : o.sizes) {
     const long long height = o.rows_per_rank ? static_cast<long long>(o.rows_per_rank) * ranks : h;
     try {
@@ -186,9 +147,13 @@ std::vector<Config> sweep(const Options& o, int ranks) {
     }
     for (const Variant v : o.gpu ? o.variants : std::vector<Variant>{Variant::naive})
       for (const int k : o.ks) {
-        const Config c{v, w, static_cast<int>(height), o.gpu && !variant_iterates(v) ? 1 : k};
+        Config c;
+        c.variant = v;
+        c.width = w;
+        c.height = static_cast<int>(height);
+        c.k = o.gpu ? bench::depth(v, k) : k;
         rank_bands(c.height, ranks, o.gpu ? c.variant : Variant::naive, o.gpu ? c.k : 1);
-        add(c);
+        bench::add_unique(configs, c);
       }
   }
   return configs;
@@ -196,15 +161,9 @@ std::vector<Config> sweep(const Options& o, int ranks) {
 
 // ---- measurement ------------------------------------------------------------------------------
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /// `frames` launches of k generations on every rank, from a barrier to the slowest rank's end
 /// (milliseconds, the same value on every rank).
-double time_frames(dist::DistributedLattice& lattice, const dist::BandComm& comm, int frames, int k) {
+Timed time_frames(dist::DistributedLattice& lattice, const dist::BandComm& comm, int frames, int k) {
   lattice.finish();
   comm.barrier();
   const auto start = std::chrono::steady_clock::now();
@@ -212,7 +171,7 @@ double time_frames(dist::DistributedLattice& lattice, const dist::BandComm& comm
   lattice.finish();
   const double mine =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return comm.longest(mine);
+  return {comm.longest(mine), 0};
 }
 
 // ---- output -----------------------------------------------------------------------------------
@@ -235,8 +194,8 @@ class BenchJob final : public DistributedJob {
     return o_.gpu ? std::string(variant_name(c.variant)) : std::string("cpu");
   }
   void print_header(const std::string& device) const;
-  void print_table(const std::vector<Row>& rows) const;
-  void write_json(const std::string& device, const std::vector<Row>& rows) const;
+  void print_rows(const std::vector<Row>& rows) const;
+  void write_rows_json(const std::string& device, const std::vector<Row>& rows) const;
 
   Options o_;
   std::vector<Config> configs_;
@@ -247,13 +206,7 @@ class BenchJob final : public DistributedJob {
 };
 
 std::optional<Row> BenchJob::measure(const Config& c) {
-  InstanceSpec spec;
-  spec.width = c.width;
-  spec.height = c.height;
-  spec.rule = o_.rule;
-  spec.variant = c.variant;
-  spec.generations_per_launch = c.k;
-  spec.init = RandomInit{kDensity, 1};
+  const InstanceSpec spec = bench::spec_of(c, o_.rule, 0);
   // Made without communicating, then agreed on: a band that does not fit anywhere skips the row
   // everywhere (as the one-process bench skips a lattice that does not fit).
   std::string why;
@@ -285,27 +238,20 @@ std::optional<Row> BenchJob::measure(const Config& c) {
       rank_bands(c.height, comm_.size(), o_.gpu ? c.variant : Variant::naive, o_.gpu ? c.k : 1).front().rows;
   // Warm up (kernels loaded, communicators connected, clocks up), then size a repeat; the slowest
   // rank's time is every rank's, so every rank runs the same launches.
-  double one = time_frames(lattice, comm_, 2, c.k) / 2;
-  one = std::min(one, time_frames(lattice, comm_, 2, c.k) / 2);
-  const int frames =
-      std::clamp(static_cast<int>(std::ceil(kTargetRepeatMs / std::max(one, 1e-4))), 1, kMaxFramesPerRepeat);
-  std::vector<double> with, without;
-  for (int r = 0; r < kRepeats; ++r) with.push_back(time_frames(lattice, comm_, frames, c.k) / frames);
+  const bench::TimeFrames time = [&](int frames) { return time_frames(lattice, comm_, frames, c.k); };
+  row.timed = bench::measure_repeats(time);
   lattice.start_exchange_timing();
-  time_frames(lattice, comm_, frames, c.k);
+  time(row.timed.frames);
   const auto timing = lattice.exchange_timing();
   row.exchanges_timed = timing.count;
   row.exchange_us = comm_.longest(timing.mean_seconds) * 1e6;
   // Last: without the exchange the bands drift from the lattice (timing only).
   lattice.set_exchange(false);
-  for (int r = 0; r < kRepeats; ++r) without.push_back(time_frames(lattice, comm_, frames, c.k) / frames);
+  row.no_exchange_ms = bench::repeat_median(time, row.timed.frames);
   lattice_.reset();
 
-  row.frames = frames;
-  row.median_ms = median(with);
-  row.no_exchange_ms = median(without);
-  row.exposed = std::max(0.0, (row.median_ms - row.no_exchange_ms) / row.median_ms);
-  row.cups = static_cast<double>(c.width) * c.height * c.k / (row.median_ms * 1e-3);
+  row.exposed = std::max(0.0, (row.timed.ms - row.no_exchange_ms) / row.timed.ms);
+  row.cups = c.cells_per_frame() / (row.timed.ms * 1e-3);
   return row;
 }
 
@@ -323,42 +269,44 @@ void BenchJob::print_header(const std::string& device) const {
   std::fflush(stdout);
 }
 
-void BenchJob::print_table(const std::vector<Row>& rows) const {
-  std::printf("%-10s %-15s %5s %9s %3s %15s %15s %10s %12s %8s\n", "variant", "lattice", "ranks", "band rows",
-              "k", "cell updates/s", "per rank", "ms/launch", "exchange us", "exposed");
-  for (const Row& r : rows) {
-    const std::string lattice = std::to_string(r.config.width) + "x" + std::to_string(r.config.height);
-    std::printf("%-10s %-15s %5d %9d %3d %15.3e %15.3e %10.4f %12.1f %7.1f%%\n", variant_of(r.config).c_str(),
-                lattice.c_str(), comm_.size(), r.band_rows, r.config.k, r.cups, r.cups / comm_.size(),
-                r.median_ms, r.exchange_us, 100 * r.exposed);
-  }
+void BenchJob::print_rows(const std::vector<Row>& rows) const {
+  const int ranks = comm_.size();
+  bench::print_table(bench::columns_of("%-10s %-15s %5s %9s %3s %15s %15s %10s %12s %8s",
+                                       {"variant", "lattice", "ranks", "band rows", "k", "cell updates/s",
+                                        "per rank", "ms/launch", "exchange us", "exposed"}),
+                     rows, [&](const Row& r) -> std::vector<std::string> {
+                       return {variant_of(r.config),
+                               r.config.lattice(),
+                               std::to_string(ranks),
+                               std::to_string(r.band_rows),
+                               std::to_string(r.config.k),
+                               bench::formatted("%.3e", r.cups),
+                               bench::formatted("%.3e", r.cups / ranks),
+                               bench::formatted("%.4f", r.timed.ms),
+                               bench::formatted("%.1f", r.exchange_us),
+                               bench::formatted("%.1f%%", 100 * r.exposed)};
+                     });
   for (const auto& s : skipped_) std::printf("skipped (does not fit): %s\n", s.c_str());
   std::fflush(stdout);
 }
 
-void BenchJob::write_json(const std::string& device, const std::vector<Row>& rows) const {
-  std::ostringstream out;
-  out << "{\"device\": " << json_string(device) << ", \"backend\": " << json_string(backend_name())
-      << ", \"ranks\": " << comm_.size() << ", \"rows\": [";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Row& r = rows[i];
-    out << (i ? ",\n  " : "\n  ") << "{\"variant\": " << json_string(variant_of(r.config))
-        << ", \"width\": " << r.config.width << ", \"height\": " << r.config.height
-        << ", \"ranks\": " << comm_.size() << ", \"band_rows\": " << r.band_rows
-        << ", \"weak_scaling\": " << (o_.rows_per_rank ? "true" : "false")
-        << ", \"generations_per_launch\": " << r.config.k
-        << ", \"rule\": " << json_string(o_.rule.to_string()) << ", \"cups\": " << number(r.cups)
-        << ", \"cups_per_rank\": " << number(r.cups / comm_.size()) << ", \"repeats\": " << kRepeats
-        << ", \"median_ms\": " << number(r.median_ms) << ", \"frames_per_repeat\": " << r.frames
-        << ", \"exchange_us\": " << number(r.exchange_us) << ", \"exchanges_timed\": " << r.exchanges_timed
-        << ", \"no_exchange_ms\": " << number(r.no_exchange_ms)
-        << ", \"exposed_fraction\": " << number(r.exposed) << "}";
+void BenchJob::write_rows_json(const std::string& device, const std::vector<Row>& rows) const {
+  JsonObject top;
+  top.text("device", device).text("backend", backend_name()).whole("ranks", comm_.size());
+  std::vector<JsonObject> json_rows;
+  for (const Row& r : rows) {
+    JsonObject& o = json_rows.emplace_back();
+    o.text("variant", variant_of(r.config)).whole("width", r.config.width).whole("height", r.config.height);
+    o.whole("ranks", comm_.size())
+        .whole("band_rows", r.band_rows)
+        .boolean("weak_scaling", o_.rows_per_rank > 0);
+    o.whole("generations_per_launch", r.config.k).text("rule", o_.rule.to_string()).number("cups", r.cups);
+    o.number("cups_per_rank", r.cups / comm_.size()).whole("repeats", kRepeats);
+    o.number("median_ms", r.timed.ms).whole("frames_per_repeat", r.timed.frames);
+    o.number("exchange_us", r.exchange_us).whole("exchanges_timed", r.exchanges_timed);
+    o.number("no_exchange_ms", r.no_exchange_ms).number("exposed_fraction", r.exposed);
   }
-  out << "\n]}\n";
-  std::ofstream file(o_.json_path, std::ios::binary | std::ios::trunc);
-  if (!file) throw InputError("--json: cannot write \"" + o_.json_path + "\"");
-  file << out.str();
-  if (!file.flush()) throw InputError("--json: cannot write \"" + o_.json_path + "\"");
+  bench::write_json(o_.json_path, top, json_rows);
 }
 
 int BenchJob::run() {
@@ -385,22 +333,44 @@ int BenchJob::run() {
     if (auto row = measure(c)) {
       if (speak) {
         std::fprintf(stderr, "bench:   %.4f ms per launch (%.4f without the exchange), exchange %.1f us\n",
-                     row->median_ms, row->no_exchange_ms, row->exchange_us);
+                     row->timed.ms, row->no_exchange_ms, row->exchange_us);
       }
       rows.push_back(*row);
     }
   }
   int status = 0;
   if (speak) {
-    print_table(rows);
+    print_rows(rows);
     if (!o_.json_path.empty()) {
       status = exit_status_of(kPrefix, [&] {
-        write_json(device, rows);
+        write_rows_json(device, rows);
         return 0;
       });
     }
   }
   return comm_.from_rank0(status);
+}
+
+/// The options of every bench (bench_options.hpp) as --distributed reads them, and its own.
+void add_options(CLI::App& app, Args& a) {
+  app.add_flag("--distributed", a.distributed, "one lattice over the ranks of an MPI job (required here)");
+  app.add_option("--backend", a.backend, "auto, cpu or cuda (default auto)")->type_name("NAME");
+  bench::add_sweep_options(app, a.sweep);
+  app.add_option("--rows-per-rank", a.rows_per_rank,
+                 "weak scaling: every rank a band of N rows (a multiple of 32); the lattice is W x N*R")
+      ->type_name("N");
+  const auto say = [&](const char* name, const char* description) {
+    app.get_option(name)->description(description);
+  };
+  say("--variants", "GPU kernels: naive, global, shared, iterate, bitpacked (default bitpacked)");
+  say("--sizes", "lattices WxH or N (N x N), comma-separated; widths with --rows-per-rank");
+  say("--generations-per-launch", "k for iterate and bitpacked, comma-separated (default 16)");
+  say("--json", "also write the rows as JSON (rank 0)");
+  say("--device", "the one GPU of every rank; the same as --devices N");
+  say("--devices", "the GPUs ranks take, comma-separated, or all (default all)");
+  say("--instances", "not with --distributed: one lattice over the ranks");
+  say("--stream-mode", "not with --distributed");
+  say("--timing-period", "not with --distributed");
 }
 
 }  // namespace
@@ -409,45 +379,20 @@ int bench_distributed_main(int argc, char** argv) {
   Args a;
   CLI::App app{"lifestreams bench --distributed: one lattice over the ranks of an MPI job, timed",
                "mpirun -np R lifestreams bench --distributed"};
-  app.add_flag("--distributed", a.distributed, "one lattice over the ranks of an MPI job (required here)");
-  app.add_option("--backend", a.backend, "auto, cpu or cuda (default auto)")->type_name("NAME");
-  app.add_option("--variants", a.variants,
-                 "GPU kernels: naive, global, shared, iterate, bitpacked (default bitpacked)")
-      ->type_name("LIST");
-  app.add_option("--sizes", a.sizes,
-                 "lattices WxH or N (N x N), comma-separated; widths with --rows-per-rank")
-      ->type_name("LIST");
-  app.add_option("--rows-per-rank", a.rows_per_rank,
-                 "weak scaling: every rank a band of N rows (a multiple of 32); the lattice is W x N*R")
-      ->type_name("N");
-  app.add_option("--generations-per-launch", a.ks,
-                 "k for iterate and bitpacked, comma-separated (default 16)")
-      ->type_name("LIST");
-  app.add_option("--rule", a.rule, "B/S or S/B rule (default B3/S23)")->type_name("R");
-  app.add_option("--json", a.json, "also write the rows as JSON (rank 0)")->type_name("FILE");
-  app.add_option("--device", a.device, "the one GPU of every rank; the same as --devices N")->type_name("N");
-  app.add_option("--devices", a.devices, "the GPUs ranks take, comma-separated, or all (default all)")
-      ->type_name("LIST");
-  app.add_option("--instances", a.instances, "not with --distributed: one lattice over the ranks")
-      ->type_name("N");
-  app.add_option("--stream-mode", a.stream_mode, "not with --distributed")->type_name("MODE");
-  app.add_option("--timing-period", a.timing_period, "not with --distributed")->type_name("N");
+  add_options(app, a);
   app.footer(kFooter);
-  return run_distributed_job(
-      kPrefix,
-      [&](const dist::MpiSession& mpi, const dist::BandComm& comm,
-          bool speak) -> std::unique_ptr<DistributedJob> {
-        if (!parse_command_line(app, argc, argv)) {
-          if (speak) std::cout << app.help();
-          return nullptr;
-        }
-        Options o = to_options(a);
-        // A JSON path that cannot be written is a bad argument: said before minutes of measuring.
-        if (speak && !o.json_path.empty() && !std::ofstream(o.json_path, std::ios::app))
-          throw InputError("--json: cannot write \"" + o.json_path + "\"");
-        std::vector<Config> configs = sweep(o, mpi.size());
-        return std::make_unique<BenchJob>(std::move(o), std::move(configs), mpi, comm);
-      });
+  return run_distributed_job(kPrefix,
+                             [&](const dist::MpiSession& mpi, const dist::BandComm& comm,
+                                 bool speak) -> std::unique_ptr<DistributedJob> {
+                               if (!parse_command_line(app, argc, argv)) {
+                                 if (speak) std::cout << app.help();
+                                 return nullptr;
+                               }
+                               Options o = to_options(a);
+                               if (speak) bench::check_json_writable(o.json_path);
+                               std::vector<Config> configs = sweep(o, mpi.size());
+                               return std::make_unique<BenchJob>(std::move(o), std::move(configs), mpi, comm);
+                             });
 }
 
 }  // namespace ls

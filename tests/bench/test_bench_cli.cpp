@@ -47,6 +47,21 @@ TEST(Cli, BenchRefusesBadArgumentsWithOneLineOfOurOwn) {
   for (const Bad& b : cases) expect_refused(b);
 }
 
+// The hidden options of tests and tuning (docs/bench.md) are refused as the others are, before any
+// device is used.
+TEST(Cli, BenchRefusesBadTestAndTuningOptionsWithOneLine) {
+  const Bad cases[] = {
+      {"bench --test-bands 1", "lifestreams bench: --test-bands 1: expected a whole number 2..8"},
+      {"bench --test-bands 9", "--test-bands 9: expected a whole number 2..8"},
+      {"bench --test-bands 2 --devices 0,1", "--test-bands 2: runs one listed device as bands; list one device"},
+      {"bench --test-bands 2 --devices all", "--test-bands 2: runs one listed device as bands"},
+      {"bench --bitpacked-shape -1", "--bitpacked-shape -1: expected a whole number 0.."},
+      // CLI11 names no hidden option whose value is missing: the line is ours, without the name.
+      {"bench --bitpacked-shape", "lifestreams bench: "},
+  };
+  for (const Bad& b : cases) expect_refused(b);
+}
+
 // As run's: syntax and repeats are refused before any device is used; a device that does not
 // exist is refused with the GPUs present (or why there are none).
 TEST(Cli, BenchRefusesABadDeviceListWithOneLineListingTheGpusPresent) {
@@ -75,15 +90,15 @@ std::size_t count_of(const std::string& text, const std::string& what) {
   return n;
 }
 
-// The multi-GPU rows on one GPU through the tests-only LS_TEST_BANDS=2 (two bands, or two engines
+// The multi-GPU rows on one GPU through the tests-only --test-bands 2 (two bands, or two engines
 // each on its own host thread, of device 0): a split lattice and spread instances end at the very
 // hashes of the same work on one GPU's engine, and each row names its devices and its speedup.
 TEST(Cli, BenchDevicesRowsEndAtTheOneGpuRunsHashes) {
   ScratchDir dir;
   if (shell(dir, quoted_app() + " run --backend cuda --width 32 --height 32 --generations 0") != 0)
     GTEST_SKIP() << "no usable CUDA device: " << dir.read("out.txt");
-  ASSERT_EQ(shell(dir, "LS_TEST_BANDS=2 " + quoted_app() +
-                           " bench --devices 0 --variants naive,bitpacked --sizes 1024 --instances 1,5 "
+  ASSERT_EQ(shell(dir, quoted_app() +
+                           " bench --devices 0 --test-bands 2 --variants naive,bitpacked --sizes 1024 --instances 1,5 "
                            "--generations-per-launch 4 --json b.json"),
             0)
       << dir.read("out.txt");
@@ -101,7 +116,7 @@ TEST(Cli, BenchDevicesRowsEndAtTheOneGpuRunsHashes) {
   EXPECT_NE(out.find("vs 1 GPU"), std::string::npos) << out;
   EXPECT_EQ(count_of(out, " yes "), 6u) << out;
 
-  // One device without the test hook: the one-GPU rows, each naming its device.
+  // One device without --test-bands: the one-GPU rows, each naming its device.
   ASSERT_EQ(shell(dir, quoted_app() + " bench --devices 0 --variants bitpacked --sizes 1024 --json one.json"),
             0)
       << dir.read("out.txt");

@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 
+# mpirun and the checks shared with the distributed-run tests (tests/dist/test_distributed_run.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dist"))
 from test_distributed_run import SKIP, Failure, check, gpu_count, mpirun, run
 
 # Small lattices: a launch takes well under a millisecond on one core, so a row is a fraction of a
