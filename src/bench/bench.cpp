@@ -15,7 +15,10 @@
 #include "control/device_args.hpp"
 #include "control/numbers.hpp"
 #include "core/error.hpp"
+#include "core/lattice.hpp"
 #include "kernels/life_kernels.hpp"
+#include "multi/band_partition.hpp"
+#include "multi/split_tuning.hpp"
 #include "sim/cuda_engine.hpp"
 
 namespace ls {
@@ -37,7 +40,8 @@ const char* const kFooter =
 
 /// The options of tests and tuning, hidden from --help (docs/bench.md).
 struct TuningArgs {
-  std::optional<std::string> test_bands, bitpacked_shape;
+  std::optional<std::string> test_bands, bitpacked_shape, split_trim;
+  bool split_whole_buffer = false;
 };
 
 void add_tuning_options(CLI::App& app, TuningArgs& t) {
@@ -47,12 +51,20 @@ void add_tuning_options(CLI::App& app, TuningArgs& t) {
   app.add_option("--bitpacked-shape", t.bitpacked_shape, "tuning: every bitpacked launch uses block shape N")
       ->type_name("N")
       ->group("");
+  app.add_option("--split-trim", t.split_trim,
+                 "tuning: split rows' interiors leave N rows (a multiple of 16)")
+      ->type_name("N")
+      ->group("");
+  app.add_flag("--split-whole-buffer", t.split_whole_buffer,
+               "tuning: split rows step whole bands, then exchange (no overlap)")
+      ->group("");
 }
 
 /// The tuning options, parsed before any device is used.
 struct Tuning {
   std::optional<int> test_bands;
   std::optional<int> bitpacked_shape;
+  multi::SplitTuning split;
 };
 
 Tuning parse_tuning(const TuningArgs& t) {
@@ -63,6 +75,14 @@ Tuning parse_tuning(const TuningArgs& t) {
     out.bitpacked_shape = static_cast<int>(
         parse_whole("--bitpacked-shape", *t.bitpacked_shape, 0, kernels::bitpacked_shape_count() - 1));
   }
+  if (t.split_trim) {
+    out.split.trim_rows = static_cast<int>(parse_whole("--split-trim", *t.split_trim, 0, kMaxLatticeSide));
+    if (out.split.trim_rows % multi::kHaloGranularity != 0) {
+      throw InputError("--split-trim " + *t.split_trim + ": expected a multiple of " +
+                       std::to_string(multi::kHaloGranularity) + " rows");
+    }
+  }
+  out.split.overlap = !t.split_whole_buffer;
   return out;
 }
 
@@ -101,7 +121,7 @@ int bench_main(int argc, char** argv) {
     const Tuning tuning = parse_tuning(t);
     const std::vector<int> devices = devices_of(a, tuning);
     if (tuning.bitpacked_shape) kernels::force_bitpacked_shape_for_testing(*tuning.bitpacked_shape);
-    if (devices.size() > 1) return bench::run_devices_bench(sweep, devices);
+    if (devices.size() > 1) return bench::run_devices_bench(sweep, devices, tuning.split);
     return bench::run_one_gpu_bench(sweep, devices.front());
   });
 }

@@ -98,7 +98,8 @@ Repeats measure(DeviceWork& work, int k, int frames, double target_ms, std::vect
   return r;
 }
 
-Row measure_row(const Config& c, const Rule& rule, const std::vector<int>& devices) {
+Row measure_row(const Config& c, const Rule& rule, const std::vector<int>& devices,
+                const multi::SplitTuning& split) {
   Row row;
   row.config = c;
   row.devices = devices;
@@ -108,13 +109,13 @@ Row measure_row(const Config& c, const Rule& rule, const std::vector<int>& devic
   std::optional<Repeats> one;
   std::vector<std::uint64_t> one_hashes, hashes;
   try {
-    auto work = make_device_work(c, rule, {devices.front()});
+    auto work = make_device_work(c, rule, {devices.front()}, split);
     one = measure(*work, c.k, 0, kTargetRepeatMs * static_cast<double>(devices.size()), one_hashes);
     row.one_gpu_cups = c.cells_per_frame() / (one->ms * 1e-3);
   } catch (const InputError& e) {
     row.one_gpu_missing = e.what();
   }
-  auto work = make_device_work(c, rule, devices);
+  auto work = make_device_work(c, rule, devices, split);
   row.timed = measure(*work, c.k, one ? one->frames : 0, kTargetRepeatMs, hashes);
   row.cups = c.cells_per_frame() / (row.timed.ms * 1e-3);
   if (one) row.same_hashes = one_hashes == hashes;
@@ -220,7 +221,7 @@ void write_rows_json(const std::string& path, const std::vector<int>& devices,
 
 }  // namespace
 
-int run_devices_bench(const Sweep& sweep, const std::vector<int>& devices) {
+int run_devices_bench(const Sweep& sweep, const std::vector<int>& devices, const multi::SplitTuning& split) {
   std::vector<std::string> names;
   for (const int d : devices) {
     cudaDeviceProp prop{};
@@ -236,7 +237,7 @@ int run_devices_bench(const Sweep& sweep, const std::vector<int>& devices) {
                              " k=" + std::to_string(c.k);
     std::fprintf(stderr, "bench: %s on %s ...\n", what.c_str(), device_list(devices).c_str());
     try {
-      Row row = measure_row(c, sweep.rule, devices);
+      Row row = measure_row(c, sweep.rule, devices, split);
       const std::string one_ms =
           row.one_gpu_cups ? app::json_number(row.cups / *row.one_gpu_cups * row.timed.ms) + " ms" : "-";
       std::fprintf(stderr, "bench:   %.4f ms per frame (1 GPU: %s), %d frames per repeat\n", row.timed.ms,

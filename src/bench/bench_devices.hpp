@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "bench/bench_options.hpp"
+#include "multi/split_tuning.hpp"
 
 namespace ls::bench {
 
 /// Measures and prints the rows on `devices` (resolved, in the order given; a device may repeat:
-/// bands or engines of one GPU) and writes --json. Returns the exit status (0).
-int run_devices_bench(const Sweep& sweep, const std::vector<int>& devices);
+/// bands or engines of one GPU) and writes --json; split rows' bands step as `split` says. Returns
+/// the exit status (0).
+int run_devices_bench(const Sweep& sweep, const std::vector<int>& devices, const multi::SplitTuning& split);
 
 }  // namespace ls::bench

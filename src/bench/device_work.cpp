@@ -63,11 +63,12 @@ std::unique_ptr<Engine> spread_engine(const std::vector<int>& devices, bool call
 }  // namespace
 
 std::unique_ptr<DeviceWork> make_device_work(const Config& c, const Rule& rule,
-                                             const std::vector<int>& devices) {
+                                             const std::vector<int>& devices,
+                                             const multi::SplitTuning& split) {
   std::unique_ptr<Engine> engine;
   if (c.layout == Layout::split && devices.size() > 1) {
     // One lattice, one band per device, a host thread per band; a band has its own stream.
-    engine = std::make_unique<multi::SplitEngine>(devices);
+    engine = std::make_unique<multi::SplitEngine>(devices, split);
     engine->set_timing_period(c.timing_period);
     engine->add(spec_of(c, rule, 0));
     return std::make_unique<EngineWork>(std::move(engine), devices);

@@ -9,6 +9,7 @@
 
 #include "bench/bench_measure.hpp"
 #include "core/rule.hpp"
+#include "multi/split_tuning.hpp"
 
 namespace ls::bench {
 
@@ -26,9 +27,10 @@ class DeviceWork {
 
 /// The row's work on `devices` (a device may repeat: several bands or engines of one GPU); on one
 /// device, the baseline: every instance on one CUDA engine stepped by the calling thread, as the
-/// one-GPU app does.
+/// one-GPU app does. A split lattice's bands step as `split` says.
 std::unique_ptr<DeviceWork> make_device_work(const Config& c, const Rule& rule,
-                                             const std::vector<int>& devices);
+                                             const std::vector<int>& devices,
+                                             const multi::SplitTuning& split);
 
 /// Events of different GPUs cannot be compared: `frames` frames timed by the host clock from every
 /// GPU idle to every GPU done (a final synchronization of each); host_ms the enqueueing.
