@@ -120,7 +120,7 @@ int bench_main(int argc, char** argv) {
     bench::check_json_writable(sweep.json_path);
     const Tuning tuning = parse_tuning(t);
     const std::vector<int> devices = devices_of(a, tuning);
-    if (tuning.bitpacked_shape) kernels::force_bitpacked_shape_for_testing(*tuning.bitpacked_shape);
+    if (tuning.bitpacked_shape) kernels::set_bitpacked_shape(*tuning.bitpacked_shape);
     if (devices.size() > 1) return bench::run_devices_bench(sweep, devices, tuning.split);
     return bench::run_one_gpu_bench(sweep, devices.front());
   });
