@@ -11,10 +11,11 @@
 #include <vector>
 
 #include "app/app_settings.hpp"
-#include "app/figures.hpp"
 #include "app/imgui_layer.hpp"
 #include "app/input.hpp"
 #include "app/options.hpp"
+#include "app/rates.hpp"
+#include "app/run_figures.hpp"
 #include "control/recovery.hpp"
 #include "control/scene.hpp"
 #include "control/scene_build.hpp"
@@ -27,14 +28,15 @@
 #include "ui/pacer.hpp"
 #include "ui/panel.hpp"
 
+namespace ls {
+struct DisplayedEngine;  // app/engine_factory_gui.hpp
+}  // namespace ls
+
 namespace ls::app {
 
 /// A step that holds the window longer than this pauses the app (a windowed run without a script):
 /// the window must keep answering keys.
 inline constexpr double kLongStepMs = 1500;
-
-/// The kernel rate: the sum of the instances' step rates (cell updates per second).
-double kernel_rate(const std::vector<InstanceStatus>& statuses);
 
 class App {
  public:
@@ -47,7 +49,19 @@ class App {
  private:
   using Clock = std::chrono::steady_clock;
 
+  // Set-up (app_setup.cpp), in this order.
   void setup();
+  /// The options, files and script checked, the engine made (with the tile filler that fits it),
+  /// the display asked for: InputError or DeviceError before any window.
+  DisplayedEngine check_inputs_and_make_engine();
+  /// The scene on the engine, its first instances (built beside the frame loop when large and
+  /// windowed), and recovery.
+  void make_scene();
+  /// The GL context (window or headless), the tiles, the ImGui layer and the saved panel width.
+  void open_display(std::unique_ptr<render::TileFiller> filler, int cuda_device);
+  /// What the panel shows that does not change: windowed, refresh rate, vsync, bundled patterns.
+  void fill_fixed_model();
+
   int loop();
 
   /// One frame, the steps below in order. `step`: advance the engine; `capture`: write a PNG of

@@ -106,10 +106,4 @@ void App::pause_after_long_step(double step_ms) {
   model_.message = text;
 }
 
-double kernel_rate(const std::vector<InstanceStatus>& statuses) {
-  double sum = 0;
-  for (const InstanceStatus& s : statuses) sum += s.cups;
-  return sum;
-}
-
 }  // namespace ls::app

@@ -7,8 +7,8 @@
 #include <iostream>
 
 #include "app/app.hpp"
-#include "control/numbers.hpp"
 #include "app/options.hpp"
+#include "control/numbers.hpp"
 #include "control/script_runner.hpp"
 #include "core/error.hpp"
 

@@ -71,7 +71,19 @@ class InputMapper {
                    float scale_y, std::vector<Command>& commands);
 
  private:
+  /// A key press: F1, Ctrl+Q, Esc and Enter into `out`, the scene's shortcut keys into `commands`.
+  void map_key(const InputEvent& e, const Scene& scene, const ImGuiIO& io, InputOutcome& out,
+               std::vector<Command>& commands) const;
+  /// The scene's shortcut keys (Space, N, +/-, V, F, S, Tab), once ImGui does not want the keyboard.
+  void map_shortcut(int key, int mods, const Scene& scene, std::vector<Command>& commands) const;
+  /// The cursor moved to (px, py) framebuffer pixels: pans or draws in the tile being dragged.
+  void map_cursor(double px, double py, Scene& scene, std::vector<Command>& commands);
+  /// A mouse button: Ctrl+left/right draws, left pans, a double click fits the tile; a release
+  /// ends any drag.
+  void map_button(const InputEvent& e, double px, double py, const Scene& scene, const ImGuiIO& io,
+                  std::vector<Command>& commands);
   void draw_to(const Scene& scene, int tile, double px, double py, std::vector<Command>& commands);
+  int hovered(const Scene& scene) const;
 
   double cursor_x_ = -1;
   double cursor_y_ = -1;

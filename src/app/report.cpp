@@ -58,6 +58,74 @@ std::string stats(const StatSummary& s) {
          ", \"min\": " + num(s.min) + ", \"max\": " + num(s.max) + "}";
 }
 
+/// The "display" object: the path the frame loop used, its cost inside the loop, and both paths'
+/// cost measured after it.
+std::string display_object(const Engine& engine, const RunFigures& f) {
+  const DisplayFigures& d = f.display;
+  const auto measured = [](double v) { return v < 0 ? std::string("null") : num(v); };
+  // The path the frame loop names (interop, with "+peer" or "+host-staged" where tiles of other
+  // GPUs are copied to the display GPU, or textbook) is how a CUDA engine's lattices reach the
+  // screen; any other engine's are on the host already and are uploaded, whatever was asked for.
+  const std::string display_path = engine.backend() == "cuda" ? d.path : std::string(kHostUploadPath);
+  // The display's cost per tile inside the frame loop: the render work's device time from the
+  // display events (mean over the instances) plus the map and unmap calls' host time shared over
+  // the tiles. Not counted: the render stream's wait in the map for OpenGL to hand the textures
+  // back (map_wait_ms), which overlaps the steps.
+  double loop_ms_per_tile = -1;
+  if (f.frames > 0 && engine.size() > 0 && display_path.starts_with("interop")) {
+    double display_ms = 0;
+    for (std::size_t i = 0; i < engine.size(); ++i) display_ms += engine.status(i).display_ms.mean;
+    const double tiles = static_cast<double>(engine.size());
+    loop_ms_per_tile =
+        display_ms / tiles + (d.map_host_ms + d.unmap_host_ms) / static_cast<double>(f.frames) / tiles;
+  }
+  std::ostringstream o;
+  o << "{\"path\": " << json_string(display_path)
+    << ", \"update_ms\": " << num(f.frames > 0 ? d.update_ms / static_cast<double>(f.frames) : 0)
+    << ", \"map_wait_ms\": " << measured(d.map_wait_ms) << ", \"tiles\": " << d.tiles
+    << ", \"loop_ms_per_tile\": " << measured(loop_ms_per_tile)
+    << ", \"interop_ms_per_tile\": " << measured(d.interop_ms_per_tile)
+    << ", \"textbook_ms_per_tile\": " << measured(d.textbook_ms_per_tile)
+    << ", \"interop_ms_per_frame\": " << measured(d.interop_ms_per_frame)
+    << ", \"textbook_ms_per_frame\": " << measured(d.textbook_ms_per_frame)
+    << ", \"map_host_ms\": " << num(f.frames > 0 ? d.map_host_ms / static_cast<double>(f.frames) : 0)
+    << ", \"unmap_host_ms\": " << num(f.frames > 0 ? d.unmap_host_ms / static_cast<double>(f.frames) : 0)
+    << ", \"interop_map_host_ms\": " << measured(d.interop_map_host_ms)
+    << ", \"interop_unmap_host_ms\": " << measured(d.interop_unmap_host_ms) << ", \"textbook_over_interop\": "
+    << (d.interop_ms_per_tile > 0 && d.textbook_ms_per_tile > 0
+            ? num(d.textbook_ms_per_tile / d.interop_ms_per_tile)
+            : std::string("null"))
+    << "}";
+  return o.str();
+}
+
+/// The "instances" array: each instance's final state, blocking on the engine (summarize).
+std::string instances_array(Engine& engine) {
+  std::ostringstream o;
+  o << "[";
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    const InstanceStatus st = engine.status(i);
+    const StateSummary s = engine.summarize(i);
+    char hash[32];
+    std::snprintf(hash, sizeof hash, "0x%016" PRIx64, s.hash);
+    o << (i ? ",\n" : "\n") << "    {\"index\": " << i
+      << ", \"variant\": " << json_string(std::string(variant_name(st.variant)))
+      << ", \"rule\": " << json_string(st.rule.to_string()) << ", \"width\": " << st.width
+      << ", \"height\": " << st.height << ", \"devices\": " << device_array(engine.instance_devices(i))
+      << ", \"generation\": " << s.generation << ", \"population\": " << s.population << ", \"hash\": \""
+      << hash << "\", \"step_ms\": " << stats(st.step_ms) << ", \"display_ms\": " << stats(st.display_ms)
+      << ", \"cups\": "
+      << num(st.cups)
+      // Summary pacing (core/summary_pacing.hpp): the newest measured summary's GPU ms, the frames
+      // between summaries it gives, and how old the newest summary the frame loop saw was.
+      << ", \"summary\": {\"ms\": " << num(st.summary_ms) << ", \"every_frames\": " << st.summary_every
+      << ", \"frames_ago\": " << (st.summary ? std::to_string(st.summary_frames_ago) : std::string("null"))
+      << "}}";
+  }
+  o << "\n  ]";
+  return o.str();
+}
+
 }  // namespace
 
 double percentile(std::vector<double> values, double q) {
@@ -97,66 +165,13 @@ void write_report(const std::string& path, Engine& engine, const RunFigures& f) 
   o << "  \"frame_graph\": {\"builds\": " << graphs.builds << ", \"build_ms\": " << num(graphs.build_ms)
     << ", \"chain\": " << graphs.chain << "},\n";
   o << "  \"timing_period\": " << engine.timing_period() << ",\n";
-  const DisplayFigures& d = f.display;
-  const auto measured = [](double v) { return v < 0 ? std::string("null") : num(v); };
-  // The path the frame loop names (interop, with "+peer" or "+host-staged" where tiles of other
-  // GPUs are copied to the display GPU, or textbook) is how a CUDA engine's lattices reach the
-  // screen; any other engine's are on the host already and are uploaded, whatever was asked for.
-  const std::string display_path = engine.backend() == "cuda" ? d.path : std::string(kHostUploadPath);
-  // The display's cost per tile inside the frame loop: the render work's device time from the
-  // display events (mean over the instances) plus the map and unmap calls' host time shared over
-  // the tiles. Not counted: the render stream's wait in the map for OpenGL to hand the textures
-  // back (map_wait_ms), which overlaps the steps.
-  double loop_ms_per_tile = -1;
-  if (f.frames > 0 && engine.size() > 0 && display_path.starts_with("interop")) {
-    double display_ms = 0;
-    for (std::size_t i = 0; i < engine.size(); ++i) display_ms += engine.status(i).display_ms.mean;
-    const double tiles = static_cast<double>(engine.size());
-    loop_ms_per_tile =
-        display_ms / tiles + (d.map_host_ms + d.unmap_host_ms) / static_cast<double>(f.frames) / tiles;
-  }
-  o << "  \"display\": {\"path\": " << json_string(display_path)
-    << ", \"update_ms\": " << num(f.frames > 0 ? d.update_ms / static_cast<double>(f.frames) : 0)
-    << ", \"map_wait_ms\": " << measured(d.map_wait_ms) << ", \"tiles\": " << d.tiles
-    << ", \"loop_ms_per_tile\": " << measured(loop_ms_per_tile)
-    << ", \"interop_ms_per_tile\": " << measured(d.interop_ms_per_tile)
-    << ", \"textbook_ms_per_tile\": " << measured(d.textbook_ms_per_tile)
-    << ", \"interop_ms_per_frame\": " << measured(d.interop_ms_per_frame)
-    << ", \"textbook_ms_per_frame\": " << measured(d.textbook_ms_per_frame)
-    << ", \"map_host_ms\": " << num(f.frames > 0 ? d.map_host_ms / static_cast<double>(f.frames) : 0)
-    << ", \"unmap_host_ms\": " << num(f.frames > 0 ? d.unmap_host_ms / static_cast<double>(f.frames) : 0)
-    << ", \"interop_map_host_ms\": " << measured(d.interop_map_host_ms)
-    << ", \"interop_unmap_host_ms\": " << measured(d.interop_unmap_host_ms) << ", \"textbook_over_interop\": "
-    << (d.interop_ms_per_tile > 0 && d.textbook_ms_per_tile > 0
-            ? num(d.textbook_ms_per_tile / d.interop_ms_per_tile)
-            : std::string("null"))
-    << "},\n";
+  o << "  \"display\": " << display_object(engine, f) << ",\n";
   const UiFigures& u = f.ui;
   o << "  \"ui\": {\"layer\": " << json_string(u.layer) << ", \"rebuilds\": " << u.rebuilds
     << ", \"build_ms\": " << num(u.rebuilds > 0 ? u.build_ms / static_cast<double>(u.rebuilds) : 0)
     << ", \"draw_ms\": " << num(f.frames > 0 ? u.draw_ms / static_cast<double>(f.frames) : 0) << "},\n";
   o << "  \"gpus\": " << gpus_array(engine, f) << ",\n";
-  o << "  \"instances\": [";
-  for (std::size_t i = 0; i < engine.size(); ++i) {
-    const InstanceStatus st = engine.status(i);
-    const StateSummary s = engine.summarize(i);
-    char hash[32];
-    std::snprintf(hash, sizeof hash, "0x%016" PRIx64, s.hash);
-    o << (i ? ",\n" : "\n") << "    {\"index\": " << i
-      << ", \"variant\": " << json_string(std::string(variant_name(st.variant)))
-      << ", \"rule\": " << json_string(st.rule.to_string()) << ", \"width\": " << st.width
-      << ", \"height\": " << st.height << ", \"devices\": " << device_array(engine.instance_devices(i))
-      << ", \"generation\": " << s.generation << ", \"population\": " << s.population << ", \"hash\": \""
-      << hash << "\", \"step_ms\": " << stats(st.step_ms) << ", \"display_ms\": " << stats(st.display_ms)
-      << ", \"cups\": "
-      << num(st.cups)
-      // Summary pacing (core/summary_pacing.hpp): the newest measured summary's GPU ms, the frames
-      // between summaries it gives, and how old the newest summary the frame loop saw was.
-      << ", \"summary\": {\"ms\": " << num(st.summary_ms) << ", \"every_frames\": " << st.summary_every
-      << ", \"frames_ago\": " << (st.summary ? std::to_string(st.summary_frames_ago) : std::string("null"))
-      << "}}";
-  }
-  o << "\n  ]\n}\n";
+  o << "  \"instances\": " << instances_array(engine) << "\n}\n";
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   if (!file) throw InputError("--report " + path + ": cannot open for writing");
   file << o.str();

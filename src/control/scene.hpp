@@ -144,6 +144,15 @@ class Scene {
   void set_devices(const Target& target, const std::vector<int>& devices);
   void expect_agree();
   void expect_hash(std::size_t index, std::uint64_t hash);
+  // Commands with steps of their own (scene_execute.cpp).
+  /// Every target's variant, or none of them (rolled back when one is refused).
+  void set_variant(const cmd::SetVariant& c);
+  /// `generations` more, in chunks; counted for take_stepped_cells.
+  void step(long long generations);
+  void set_generations_per_launch(const cmd::GensPerLaunch& c);
+  void zoom(const cmd::Zoom& c);
+  void pan(const cmd::Pan& c);
+  void set_cell(const cmd::SetCell& c);
 
   Engine& engine_;
   SceneSettings settings_;

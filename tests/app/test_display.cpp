@@ -13,7 +13,7 @@
 #include <regex>
 #include <string>
 
-#include "app/figures.hpp"
+#include "app/rates.hpp"
 #include "core/cpu_engine.hpp"
 #include "render/headless.hpp"
 #include "render/host_filler.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/figures.hpp"
+#include "app/rates.hpp"
 #include "control/scene.hpp"
 #include "app/tile_labels.hpp"
 #include "support/app_test_util.hpp"

@@ -1,5 +1,5 @@
-// figures.cpp — implements figures.hpp.
-#include "app/figures.hpp"
+// run_figures.cpp — implements run_figures.hpp.
+#include "app/run_figures.hpp"
 
 #include <vector>
 
@@ -77,32 +77,6 @@ void FrameFigures::measure_display(render::TileRenderer& renderer, Engine& engin
       run_.display.textbook_ms_per_frame = textbook.ms_per_frame;
     }
   }
-}
-
-void DeliveredRate::add(double now_s, double cells) {
-  total_ += cells;
-  window_.emplace_back(now_s, total_);
-  // Keep one sample at or before the window's start, so the rate spans the whole window.
-  while (window_.size() > 2 && window_[1].first <= now_s - kWindowSeconds) window_.pop_front();
-}
-
-double DeliveredRate::per_second() const {
-  if (window_.size() < 2) return 0;
-  const double dt = window_.back().first - window_.front().first;
-  return dt > 0 ? (window_.back().second - window_.front().second) / dt : 0;
-}
-
-void GenerationRate::add(double now_s, std::uint64_t generation) {
-  if (start_s_ < 0 || generation < start_generation_ || now_s < start_s_) {
-    start_s_ = now_s;
-    start_generation_ = generation;
-    return;
-  }
-  const double dt = now_s - start_s_;
-  if (dt < kWindowSeconds) return;
-  rate_ = static_cast<double>(generation - start_generation_) / dt;
-  start_s_ = now_s;
-  start_generation_ = generation;
 }
 
 }  // namespace ls::app
