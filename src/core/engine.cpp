@@ -80,7 +80,7 @@ std::string device_list_text(const std::vector<int>& devices) {
   return out;
 }
 
-void Engine::set_instance_devices(std::size_t index, const std::vector<int>& devices) {
+void DevicePlacement::set_instance_devices(std::size_t index, const std::vector<int>& devices) {
   const std::vector<int> now = instance_devices(index);
   if (devices == now) return;
   throw InputError("instance " + std::to_string(index) + " cannot run on GPU " + device_list_text(devices) +
@@ -96,7 +96,7 @@ void Engine::add_moved(const InstanceSpec& spec, std::uint64_t generation, std::
   throw InputError("this engine (" + backend() + ") cannot take an instance moved from another device");
 }
 
-std::unique_ptr<PreparedInstance> Engine::prepare(const InstanceSpec& spec, BuildProgress& progress) const {
+std::unique_ptr<PreparedInstance> Simulation::prepare(const InstanceSpec& spec, BuildProgress& progress) const {
   if (progress.cancel.load()) return nullptr;
   return std::make_unique<PreparedInstance>(spec);
 }
