@@ -9,17 +9,15 @@
 #include <functional>
 #include <memory>
 
+#include "core/non_copyable.hpp"
 #include "dist/band_comm.hpp"
 #include "dist/mpi_session.hpp"
 
 namespace ls {
 
-class DistributedJob {
+class DistributedJob : NonCopyable {
  public:
   virtual ~DistributedJob() = default;
-  DistributedJob() = default;
-  DistributedJob(const DistributedJob&) = delete;
-  DistributedJob& operator=(const DistributedJob&) = delete;
 
   /// Runs once every rank has prepared its job; returns the exit status, the same on every rank.
   virtual int run() = 0;

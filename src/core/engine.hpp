@@ -52,15 +52,13 @@
 
 #include "core/device_placement.hpp"
 #include "core/engine_reports.hpp"
+#include "core/non_copyable.hpp"
 #include "core/simulation.hpp"
 
 namespace ls {
 
-class Engine : public Simulation, public EngineReports, public DevicePlacement {
+class Engine : public Simulation, public EngineReports, public DevicePlacement, NonCopyable {
  public:
-  Engine() = default;
-  Engine(const Engine&) = delete;
-  Engine& operator=(const Engine&) = delete;
   ~Engine() override = default;
   /// Simulation::size and EngineReports::size are one count; an engine overrides both at once.
   using Simulation::size;

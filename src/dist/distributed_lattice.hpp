@@ -8,15 +8,13 @@
 
 #include "core/engine.hpp"
 #include "core/lattice.hpp"
+#include "core/non_copyable.hpp"
 
 namespace ls::dist {
 
-class DistributedLattice {
+class DistributedLattice : NonCopyable {
  public:
   virtual ~DistributedLattice() = default;
-  DistributedLattice() = default;
-  DistributedLattice(const DistributedLattice&) = delete;
-  DistributedLattice& operator=(const DistributedLattice&) = delete;
 
   /// "cpu" or "cuda"; the variant and device as the header line names them (rank 0's device).
   virtual std::string backend() const = 0;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/non_copyable.hpp"
 
 namespace ls::dist {
 
@@ -22,7 +23,7 @@ class MpiError : public DeviceError {
 void mpi_check(int rc, const char* call);
 #define LS_MPI_CHECK(call, ...) ::ls::dist::mpi_check(call(__VA_ARGS__), #call)
 
-class MpiSession {
+class MpiSession : NonCopyable {
  public:
   /// MPI_Init_thread (MPI_THREAD_FUNNELED: only the main thread calls MPI), then errors on
   /// MPI_COMM_WORLD return to the caller (MPI_ERRORS_RETURN) so each names its call; rank and size,
@@ -31,8 +32,6 @@ class MpiSession {
   MpiSession();
   /// MPI_Finalize, unless abort() ran.
   ~MpiSession();
-  MpiSession(const MpiSession&) = delete;
-  MpiSession& operator=(const MpiSession&) = delete;
 
   int rank() const { return rank_; }
   int size() const { return size_; }

@@ -18,6 +18,8 @@
 #include <memory>
 #include <string_view>
 
+#include "core/non_copyable.hpp"
+
 namespace ls::interop {
 
 /// How a remote tile's pixels reach the display GPU. peer: a device outbox, one cudaMemcpyPeerAsync
@@ -32,14 +34,12 @@ std::string_view remote_copy_name(RemoteCopy copy);
 /// or where both are one device; host_staged otherwise.
 RemoteCopy open_remote_copy(int remote, int display);
 
-class RemoteTile {
+class RemoteTile : NonCopyable {
  public:
   /// Allocates the array, the outbox and the events on `remote`, the staging buffer and the
   /// display's event on `display` (each with its device current; the caller's device is kept).
   RemoteTile(int remote, int display, RemoteCopy copy, int width, int height);
   ~RemoteTile();
-  RemoteTile(const RemoteTile&) = delete;
-  RemoteTile& operator=(const RemoteTile&) = delete;
 
   int remote_device() const { return remote_; }
   int width() const { return width_; }

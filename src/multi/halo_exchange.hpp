@@ -10,6 +10,8 @@
 #include <array>
 #include <cstddef>
 
+#include "core/non_copyable.hpp"
+
 namespace ls::multi {
 
 /// One band's memory as an exchange sees it. Each of the two buffers (the generations alternate
@@ -30,12 +32,9 @@ struct BandMemory {
   std::array<std::byte*, 2> rows_end_edge{};
 };
 
-class HaloExchange {
+class HaloExchange : NonCopyable {
  public:
   virtual ~HaloExchange() = default;
-  HaloExchange() = default;
-  HaloExchange(const HaloExchange&) = delete;
-  HaloExchange& operator=(const HaloExchange&) = delete;
 
   /// Called by band `band`'s thread before it enqueues work that writes buffers[buffer] (a launch
   /// into it, a cell edit): makes the band's stream wait until its neighbours no longer read it.

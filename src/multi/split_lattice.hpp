@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
+#include "core/non_copyable.hpp"
 #include "multi/band_partition.hpp"
 #include "multi/device_workers.hpp"
 #include "multi/halo_exchange.hpp"
@@ -56,7 +57,7 @@ struct ProcessShare {
       make_exchange;
 };
 
-class SplitLattice {
+class SplitLattice : NonCopyable {
  public:
   /// Cuts `spec`'s lattice into workers.size() bands, one per slot, allocates each band on its
   /// slot's device and enqueues the initial state (a random soup filled band by band with the
@@ -69,8 +70,6 @@ class SplitLattice {
   SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std::uint64_t generation = 0,
                const ProcessShare* share = nullptr, const SplitTuning& tuning = {});
   ~SplitLattice();
-  SplitLattice(const SplitLattice&) = delete;
-  SplitLattice& operator=(const SplitLattice&) = delete;
 
   int width() const { return width_; }
   int height() const { return height_; }

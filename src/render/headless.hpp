@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/non_copyable.hpp"
 #include "render/gl.hpp"
 
 namespace ls::render {
@@ -11,12 +12,10 @@ namespace ls::render {
 /// Owns an EGL display + context made current on this thread (no window, no X). With
 /// `cuda_device` >= 0 it uses the EGL device that is that CUDA device (EGL_CUDA_DEVICE_NV);
 /// otherwise Mesa's surfaceless platform, then the first EGL device, then the default display.
-class HeadlessContext {
+class HeadlessContext : NonCopyable {
  public:
   explicit HeadlessContext(int cuda_device);
   ~HeadlessContext();
-  HeadlessContext(const HeadlessContext&) = delete;
-  HeadlessContext& operator=(const HeadlessContext&) = delete;
 
   /// Which EGL platform and device it runs on, e.g. "EGL device 0 (CUDA device 0)".
   const std::string& description() const { return description_; }

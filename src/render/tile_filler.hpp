@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
+#include "core/non_copyable.hpp"
 #include "render/gl.hpp"
 #include "render/tile_pixels.hpp"
 #include "view/view.hpp"
@@ -90,12 +91,9 @@ using Tiles = std::span<const std::unique_ptr<Tile>>;
 
 /// Fills the tiles of one engine's instances. Made by the engine factory for the engine it makes,
 /// and refers to it: the engine must outlive the filler. Filling needs the GL context current.
-class TileFiller {
+class TileFiller : NonCopyable {
  public:
   virtual ~TileFiller() = default;
-  TileFiller() = default;
-  TileFiller(const TileFiller&) = delete;
-  TileFiller& operator=(const TileFiller&) = delete;
 
   /// What to keep beside a newly made tile texture (none unless the filler says otherwise).
   virtual std::unique_ptr<TileAttachment> attach(const Tile& tile) {

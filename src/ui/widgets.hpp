@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
+#include "core/non_copyable.hpp"
 #include "ui/cross_check.hpp"
 
 namespace ls::ui {
@@ -86,12 +87,10 @@ void setting_tip(bool gpu, const char* tip);
 
 /// Draws what follows faded while it lives, if `on` (pushed and popped on one decision: an
 /// unbalanced pop is an ImGui assertion, an abort in Debian's build).
-class Faded {
+class Faded : NonCopyable {
  public:
   explicit Faded(bool on);
   ~Faded();
-  Faded(const Faded&) = delete;
-  Faded& operator=(const Faded&) = delete;
 
  private:
   bool on_;
