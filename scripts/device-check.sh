@@ -7,14 +7,7 @@
 #            build-hopper/tests/app/ls_app_tests
 # There:   source .dev/env.sh; scripts/device-check.sh "$OUT"      (OUT: where logs and PNGs go)
 set -uo pipefail
-out=${1:-device-check}
-mkdir -p "$out"
-status=0
-step() { echo "== $1"; }
-check() { "$@" || { echo "FAILED: $*"; status=1; }; }
-
-step "device"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+source "$(dirname "$0")/check_steps.sh" device-check "$@"
 
 step "kernel tests"
 check ls_kernel_tests --gtest_brief=1 >"$out/kernel_tests.log" 2>&1

@@ -1,19 +1,12 @@
 #!/usr/bin/env bash
-# Stream mode `graph` on the device machine (issue 14): its GPU tests, the bench rows of 64 x 1024²
+# Stream mode `graph` on the device machine: its GPU tests, the bench rows of 64 x 1024²
 # in the three stream modes, and the whole app headless at 64 x 1024² in each mode (frames/s and
 # host enqueue per frame), as a short table last.
 # Here:    build lifestreams and tests/sim/ls_sim_tests, then
 #          ../shared/device/bundle.sh .dev build/lifestreams build/tests/sim/ls_sim_tests
 # There:   source .dev/env.sh; scripts/graph-check.sh "$OUT"      (OUT: where logs and JSON go)
 set -uo pipefail
-out=${1:-graph-check}
-mkdir -p "$out"
-status=0
-step() { echo "== $1"; }
-check() { "$@" || { echo "FAILED: $*"; status=1; }; }
-
-step "device"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+source "$(dirname "$0")/check_steps.sh" graph-check "$@"
 
 step "GPU tests of stream mode graph"
 check ls_sim_tests --gtest_filter='*GraphMode*:*StreamMode*:*GraphFrames*' --gtest_brief=1 >"$out/gpu_tests.log" 2>&1

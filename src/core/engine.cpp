@@ -1,6 +1,7 @@
 // engine.cpp — names of variants and stream modes; cross-check origins.
 #include "core/engine.hpp"
 
+#include <array>
 #include <atomic>
 #include <bit>
 #include <cstring>
@@ -22,46 +23,41 @@ InstanceSpec spec_like(const InstanceStatus& s, InitialState init) {
   return spec;
 }
 
-std::string_view variant_name(Variant v) {
-  switch (v) {
-    case Variant::naive:
-      return "naive";
-    case Variant::global:
-      return "global";
-    case Variant::shared:
-      return "shared";
-    case Variant::iterate:
-      return "iterate";
-    case Variant::bitpacked:
-      return "bitpacked";
-  }
-  return "?";
+namespace {
+
+// Names in enum order (kAllVariants and kAllStreamModes list the enums in that order).
+constexpr std::array<std::string_view, kAllVariants.size()> kVariantNames = {"naive", "global", "shared",
+                                                                             "iterate", "bitpacked"};
+constexpr std::array<std::string_view, kAllStreamModes.size()> kStreamModeNames = {"per-instance", "shared",
+                                                                                   "graph"};
+static_assert(static_cast<std::size_t>(Variant::bitpacked) + 1 == kVariantNames.size());
+static_assert(static_cast<std::size_t>(StreamMode::graph) + 1 == kStreamModeNames.size());
+
+template <typename Enum, std::size_t N>
+std::string_view name_of(Enum value, const std::array<std::string_view, N>& names) {
+  const auto i = static_cast<std::size_t>(value);
+  return i < N ? names[i] : "?";
 }
+
+template <typename Enum, std::size_t N>
+std::optional<Enum> parse_name(std::string_view name, const std::array<std::string_view, N>& names) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (names[i] == name) return static_cast<Enum>(i);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view variant_name(Variant v) { return name_of(v, kVariantNames); }
 
 std::optional<Variant> parse_variant(std::string_view name) {
-  for (Variant v : kAllVariants) {
-    if (variant_name(v) == name) return v;
-  }
-  return std::nullopt;
+  return parse_name<Variant>(name, kVariantNames);
 }
 
-std::string_view stream_mode_name(StreamMode m) {
-  switch (m) {
-    case StreamMode::per_instance:
-      return "per-instance";
-    case StreamMode::shared:
-      return "shared";
-    case StreamMode::graph:
-      return "graph";
-  }
-  return "?";
-}
+std::string_view stream_mode_name(StreamMode m) { return name_of(m, kStreamModeNames); }
 
 std::optional<StreamMode> parse_stream_mode(std::string_view name) {
-  if (name == "per-instance") return StreamMode::per_instance;
-  if (name == "shared") return StreamMode::shared;
-  if (name == "graph") return StreamMode::graph;
-  return std::nullopt;
+  return parse_name<StreamMode>(name, kStreamModeNames);
 }
 
 void check_timing_period(int period) {
@@ -96,7 +92,8 @@ void Engine::add_moved(const InstanceSpec& spec, std::uint64_t generation, std::
   throw InputError("this engine (" + backend() + ") cannot take an instance moved from another device");
 }
 
-std::unique_ptr<PreparedInstance> Simulation::prepare(const InstanceSpec& spec, BuildProgress& progress) const {
+std::unique_ptr<PreparedInstance> Simulation::prepare(const InstanceSpec& spec,
+                                                      BuildProgress& progress) const {
   if (progress.cancel.load()) return nullptr;
   return std::make_unique<PreparedInstance>(spec);
 }

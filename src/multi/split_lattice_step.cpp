@@ -10,6 +10,7 @@
 #include "kernels/life_kernels.hpp"
 #include "multi/split_band_state.hpp"
 #include "sim/instance.hpp"
+#include "sim/variant_launch.hpp"
 
 namespace ls::multi {
 
@@ -24,29 +25,7 @@ constexpr std::size_t kMaxCopyPitch = std::size_t{1} << 30;
 
 void SplitLattice::launch_window(const void* in, void* out, int rows, int generations,
                                  cudaStream_t stream) const {
-  const kernels::RuleMasks rule{rule_.birth, rule_.survive};
-  switch (variant_) {
-    case Variant::naive:
-      kernels::launch_step_naive(static_cast<const std::int32_t*>(in), static_cast<std::int32_t*>(out),
-                                 width_, rows, rule, stream);
-      break;
-    case Variant::global:
-      kernels::launch_step_global(static_cast<const std::uint8_t*>(in), static_cast<std::uint8_t*>(out),
-                                  width_, rows, rule, stream);
-      break;
-    case Variant::shared:
-      kernels::launch_step_shared(static_cast<const std::uint8_t*>(in), static_cast<std::uint8_t*>(out),
-                                  width_, rows, rule, stream);
-      break;
-    case Variant::iterate:
-      kernels::launch_step_iterate(static_cast<const std::uint8_t*>(in), static_cast<std::uint8_t*>(out),
-                                   width_, rows, rule, generations, stream);
-      break;
-    case Variant::bitpacked:
-      kernels::launch_step_bitpacked(static_cast<const std::uint32_t*>(in), static_cast<std::uint32_t*>(out),
-                                     width_, rows, rule, generations, stream);
-      break;
-  }
+  sim::launch_variant_step(variant_, in, out, width_, rows, rule_, generations, stream);
 }
 
 void SplitLattice::enqueue_launch(BandState& s, int generations) {

@@ -7,43 +7,21 @@
 
 #include "kernels/life_kernels.hpp"
 #include "sim/instance.hpp"
+#include "sim/variant_launch.hpp"
 
 namespace ls::sim {
 
 // The result lies in the back buffer after an odd number of launches (launch_count).
 void enqueue_generations(const Instance& inst, int generations, cudaStream_t stream, int side_by_side) {
-  const kernels::RuleMasks rule{inst.rule.birth, inst.rule.survive};
   const int w = inst.width, h = inst.height;
   void* front = inst.front;
   void* back = inst.back;
   int left = generations;
   while (left > 0) {
     int done = 1;
-    switch (inst.variant) {
-      case Variant::naive:
-        kernels::launch_step_naive(static_cast<const std::int32_t*>(front), static_cast<std::int32_t*>(back),
-                                   w, h, rule, stream);
-        break;
-      case Variant::global:
-        kernels::launch_step_global(static_cast<const std::uint8_t*>(front), static_cast<std::uint8_t*>(back),
-                                    w, h, rule, stream);
-        break;
-      case Variant::shared:
-        kernels::launch_step_shared(static_cast<const std::uint8_t*>(front), static_cast<std::uint8_t*>(back),
-                                    w, h, rule, stream);
-        break;
-      case Variant::iterate:
-        done = std::min(launch_depth(inst), left);
-        kernels::launch_step_iterate(static_cast<const std::uint8_t*>(front),
-                                     static_cast<std::uint8_t*>(back), w, h, rule, done, stream);
-        break;
-      case Variant::bitpacked:
-        done = std::min(inst.k, left);
-        kernels::launch_step_bitpacked(static_cast<const std::uint32_t*>(front),
-                                       static_cast<std::uint32_t*>(back), w, h, rule, done, stream,
-                                       side_by_side);
-        break;
-    }
+    if (inst.variant == Variant::iterate) done = std::min(launch_depth(inst), left);
+    if (inst.variant == Variant::bitpacked) done = std::min(inst.k, left);
+    launch_variant_step(inst.variant, front, back, w, h, inst.rule, done, stream, side_by_side);
     std::swap(front, back);
     left -= done;
   }
