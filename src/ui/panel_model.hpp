@@ -71,7 +71,7 @@ struct PanelModel {
   std::string error;
   std::string message;
 
-  // Throughput (app/figures.hpp), in cell updates per second. Delivered: cells times generations
+  // Throughput (app/rates.hpp), in cell updates per second. Delivered: cells times generations
   // the app actually advanced per wall-clock second over the last second (0 while paused).
   // Kernel rate: the sum of the instances' step rates while stepping (what the kernels would give
   // back to back, whatever the frame rate).
