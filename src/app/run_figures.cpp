@@ -28,8 +28,8 @@ void FrameFigures::add_frame(double ms, const FrameTimings& t) {
   }
 }
 
-void FrameFigures::finish(double seconds, render::TileRenderer& renderer, Engine& engine, const Scene& scene,
-                          const render::Palette& palette) {
+void FrameFigures::finish(double seconds, render::TileRenderer& renderer, const Simulation& engine,
+                          const Scene& scene, const render::Palette& palette) {
   run_.seconds = seconds;
   if (valid_timings_ > 0) {
     run_.gpu_span_ms /= static_cast<double>(valid_timings_);
@@ -46,8 +46,8 @@ void FrameFigures::finish(double seconds, render::TileRenderer& renderer, Engine
   measure_display(renderer, engine, scene, palette);
 }
 
-void FrameFigures::measure_display(render::TileRenderer& renderer, Engine& engine, const Scene& scene,
-                                   const render::Palette& palette) {
+void FrameFigures::measure_display(render::TileRenderer& renderer, const Simulation& engine,
+                                   const Scene& scene, const render::Palette& palette) {
   const render::DisplayOptions display_options{scene.grid(), scene.age()};
   const StatSummary wait = renderer.map_wait_ms();
   if (wait.samples > 0) run_.display.map_wait_ms = wait.mean;

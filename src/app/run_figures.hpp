@@ -84,11 +84,11 @@ class FrameFigures {
 
   /// After the loop, for --report: the loop's wall time, the means over frames with timings, and
   /// what filling every tile costs by each display path (the same tiles and state, measured now).
-  void finish(double seconds, render::TileRenderer& renderer, Engine& engine, const Scene& scene,
+  void finish(double seconds, render::TileRenderer& renderer, const Simulation& engine, const Scene& scene,
               const render::Palette& palette);
 
  private:
-  void measure_display(render::TileRenderer& renderer, Engine& engine, const Scene& scene,
+  void measure_display(render::TileRenderer& renderer, const Simulation& engine, const Scene& scene,
                        const render::Palette& palette);
 
   RunFigures run_;

@@ -8,7 +8,7 @@
 
 namespace ls::app {
 
-SceneBuild::SceneBuild(const Engine& engine, ScenePlan plan) : engine_(engine), plan_(std::move(plan)) {
+SceneBuild::SceneBuild(const Simulation& engine, ScenePlan plan) : engine_(engine), plan_(std::move(plan)) {
   worker_ = std::thread([this] { work(); });
 }
 

@@ -24,7 +24,7 @@ inline constexpr std::uint64_t kBackgroundBuildCells = std::uint64_t{1} << 24;
 class SceneBuild {
  public:
   /// Starts building `plan`'s instances with `engine` (which must outlive this) on a worker thread.
-  SceneBuild(const Engine& engine, ScenePlan plan);
+  SceneBuild(const Simulation& engine, ScenePlan plan);
   /// Cancels and waits for the worker.
   ~SceneBuild();
   SceneBuild(const SceneBuild&) = delete;
@@ -45,7 +45,7 @@ class SceneBuild {
  private:
   void work();
 
-  const Engine& engine_;
+  const Simulation& engine_;
   ScenePlan plan_;
   BuildProgress progress_;
   std::vector<std::unique_ptr<PreparedInstance>> prepared_;

@@ -77,8 +77,8 @@ struct CudaTileFiller::State {
 CudaTileFiller::CudaTileFiller(sim::CudaEngine& engine)
     : CudaTileFiller(engine, {&engine}, 0, one_slot_places()) {}
 
-CudaTileFiller::CudaTileFiller(Engine& engine, std::vector<sim::CudaEngine*> slots, std::size_t display_slot,
-                               InstancePlaces places)
+CudaTileFiller::CudaTileFiller(Simulation& engine, std::vector<sim::CudaEngine*> slots,
+                               std::size_t display_slot, InstancePlaces places)
     : engine_(engine) {
   const int display = slots.at(display_slot)->device();
   {

@@ -51,7 +51,7 @@ class CudaTileFiller final : public render::TileFiller {
   /// device is the display's (two slots of one GPU: the copy is then within one device). Makes the
   /// display GPU's render stream and opens the remote copies (peer access) at once; touches no GL
   /// until tiles are made.
-  CudaTileFiller(Engine& engine, std::vector<sim::CudaEngine*> slots, std::size_t display_slot,
+  CudaTileFiller(Simulation& engine, std::vector<sim::CudaEngine*> slots, std::size_t display_slot,
                  InstancePlaces places);
   ~CudaTileFiller() override;
 
@@ -98,7 +98,7 @@ class CudaTileFiller final : public render::TileFiller {
   /// brought into `atlas`.
   void draw_tiles(cudaArray_t atlas, bool timed);
 
-  Engine& engine_;
+  Simulation& engine_;
   std::unique_ptr<State> state_;
 };
 
