@@ -1,5 +1,5 @@
 // graph_probe.cu — `ls_graph_probe`: what one frame graph of many small instances costs, by the
-// shape of its branches (issue 14, bench/NOTES.md "Frame graph shapes"). 64 instances of 1024²
+// shape of its branches (bench/NOTES.md "Frame graph shapes"). 64 instances of 1024²
 // bitpacked, each a branch forked from and joined to one frame stream; per shape: the host time of
 // one cudaGraphLaunch and the wall time per frame of 400 frames launched back to back (the larger
 // of host and device cost), median of 5 repeats. Shapes: kernels only; a timing event-record node

@@ -327,8 +327,9 @@ int redraw_while_paused(Engine& e, int ms) {
   return bracketed;
 }
 
-// Issue 10: paused (Space) for a while, then one step (N): the panel showed a span of the whole
-// pause and a concurrency near 0. A frame covers its own step and its first display only.
+// Paused (Space) for a while, then one step (N): the frame's span must not cover the pause (a span
+// of the whole pause and a concurrency near 0 would be wrong). A frame covers its own step and its
+// first display only.
 TEST(CpuEngine, AStepAfterAPauseSpansItsOwnWorkNotThePause) {
   constexpr int kPauseMs = 400;
   constexpr double kFrameMs = 100;  // 64x64 steps take microseconds; room for a loaded host

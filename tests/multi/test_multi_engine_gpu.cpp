@@ -279,7 +279,7 @@ InstanceSpec churn_soup(std::mt19937_64& rng) {
   return spec;
 }
 
-// Issue 12, Reliability: 1000 cycles of adding, removing and moving instances between the slots
+// Reliability: 1000 cycles of adding, removing and moving instances between the slots
 // while the others step (each frame handed to the slots' threads, never waited for): no CUDA error,
 // the untouched instances (never moved, edited or removed) end with the hashes of a clean run (one
 // CpuEngine given the same adds, removes and steps), every instance ends on it, and once every
@@ -428,10 +428,9 @@ TEST_F(MultiEngineGpuTest, AThousandCyclesOfChurnKeepTheUntouchedInstancesAndGiv
       EXPECT_EQ(cuda::DeviceBuffer::live_bytes(), live_before) << "device bytes still held by the engines";
       EXPECT_EQ(cuda::Event::live(), events_before) << "events still held by the engines";
       // ... and each GPU's free memory is back, to one 2 MiB page: the driver sometimes keeps one
-      // page after the churn while live_bytes and the live events come back exactly (2 x H200: GPU
-      // 1 in 3 of 7 runs of the two-GPU layout, session 8; GPU 0 in 3 of 4 runs of the one-GPU
-      // layout, session 9; a one-H200 machine, the whole suite in one process, 2 of 3 runs, session
-      // 10, never when this test runs alone). Small device allocations share 2 MiB pages, so which
+      // page after the churn while live_bytes and the live events come back exactly (seen on two
+      // H200s and on one, in some runs of the whole suite in one process, never when this test runs
+      // alone). Small device allocations share 2 MiB pages, so which
       // pages stay mapped depends on what earlier tests left in them; a buffer the engines kept
       // would show in live_bytes above, to the byte.
       constexpr long long kDriverPage = 2 << 20;
