@@ -149,9 +149,7 @@ void SplitEngine::set_variant(std::size_t index, Variant variant) {
   if (e.lattice->variant() == variant) return;
   InstanceSpec s = respec(*e.lattice);
   s.variant = variant;
-  auto timing = std::make_unique<BandTimings>(devices_);
-  e.lattice = std::make_unique<SplitLattice>(*workers_, s, e.lattice->generation(), nullptr, tuning_);
-  e.timing = std::move(timing);
+  rebuild(e, s);
 }
 
 void SplitEngine::set_generations_per_launch(std::size_t index, int k) {
@@ -163,8 +161,13 @@ void SplitEngine::set_generations_per_launch(std::size_t index, int k) {
   // The halo depth follows k: rebuild (k is rarely changed; a step is not).
   InstanceSpec s = respec(*e.lattice);
   s.generations_per_launch = k;
+  rebuild(e, s);
+}
+
+void SplitEngine::rebuild(Entry& e, const InstanceSpec& spec) {
+  // Everything that can throw first: on an error the instance is as it was.
   auto timing = std::make_unique<BandTimings>(devices_);
-  e.lattice = std::make_unique<SplitLattice>(*workers_, s, e.lattice->generation(), nullptr, tuning_);
+  e.lattice = std::make_unique<SplitLattice>(*workers_, spec, e.lattice->generation(), nullptr, tuning_);
   e.timing = std::move(timing);
 }
 

@@ -100,6 +100,8 @@ class SplitEngine final : public Engine {
   struct Entry;
   std::unique_ptr<SplitLattice> make(const InstanceSpec& spec, std::uint64_t generation = 0);
   Entry& at(std::size_t index) const;
+  /// Instance `e` made anew from `spec` at its generation (a new variant or k), keeping its origin.
+  void rebuild(Entry& e, const InstanceSpec& spec);
   void harvest_timings();
 
   std::vector<int> devices_;
