@@ -1,7 +1,7 @@
-// test_cli.cpp — the command-line contract of `lifestreams run` and the app:
-// bad arguments exit 2 with exactly one line on stderr in our own words and nothing on stdout, with
-// or without a display (the app says "no display", exit 3, of good input only); numbers are parsed
-// strictly; large --generations/--every work exactly; --rule wins over a pattern file's rule.
+// test_command_line.cpp — the app's command-line contract: bad arguments exit 2 with exactly one
+// line on stderr in our own words and nothing on stdout, with or without a display (the app says
+// "no display", exit 3, of good input only); --device N is --devices N; --help names each option's
+// value and the subcommands. `lifestreams run`'s own are in tests/cli.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,9 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "control/numbers.hpp"
 #include "support/app_test_util.hpp"
-#include "core/error.hpp"
 
 namespace ls {
 namespace {
@@ -39,63 +37,6 @@ void expect_refused(const Bad& b) {
   EXPECT_NE(r.err.find(b.message), std::string::npos)
       << b.args << ": expected '" << b.message << "' in: " << r.err;
   EXPECT_EQ(r.err.find("CLI"), std::string::npos) << r.err;
-}
-
-TEST(Cli, RunRefusesBadArgumentsWithOneLineOfOurOwn) {
-  const Bad cases[] = {
-      {"run --generations 99999999999999999999",
-       "lifestreams run: --generations 99999999999999999999: expected a whole number 0..4611686018427387904"},
-      {"run --generations 4611686018427387905", "expected a whole number 0..4611686018427387904"},
-      {"run --generations abc", "--generations abc: expected a whole number"},
-      {"run --generations -1", "--generations -1: expected a whole number"},
-      {"run --generations +1", "--generations +1: expected a whole number"},
-      {"run --generations 1x", "--generations 1x: expected a whole number"},
-      {"run", "--generations is required"},
-      {"run --generations 1 --seed 18446744073709551616",
-       "--seed 18446744073709551616: expected an unsigned 64-bit number"},
-      {"run --generations 1 --seed -1", "--seed -1: expected an unsigned 64-bit number"},
-      {"run --generations 1 --every 0", "--every 0: expected a whole number 1..4611686018427387904"},
-      {"run --generations 1 --rule ''", "--rule '': expected a rule"},
-      {"run --generations 1 --density 1.5", "--density 1.5: expected a value from 0 to 1"},
-      {"run --generations 1 --width 99999999999", "--width 99999999999: expected a whole number 32..1048576"},
-      {"run --generations 1 --generations-per-launch 65",
-       "--generations-per-launch 65: expected a whole number 1..64"},
-      {"run --generations 1 --bogus", "lifestreams run: unknown option --bogus; see --help"},
-      {"run --generations 1 stray", "unexpected argument stray; see --help"},
-      {"run --generations 1 --pattern", "lifestreams run: --pattern needs a value"},
-      {"run --generations 1 --pattern --width 32", "--pattern needs a value"},
-      {"run --generations 1 --generations 2", "lifestreams run: --generations given twice"},
-      {"run --generations 1 --width 32 --height 32 --output /nonexistent/dir/x.rle",
-       "--output /nonexistent/dir/x.rle: cannot open for writing"},
-      {"run --generations 1 --width 32 --height 32 --output .", "--output .: is a directory"},
-      {"run --generations 1 --pattern bad.rle", "bad.rle: line 1, column 23: bad rule"},
-  };
-  for (const Bad& b : cases) expect_refused(b);
-}
-
-TEST(Cli, RunRefusesABadDeviceListWithOneLineListingTheGpusPresent) {
-  // Syntax and repeats are refused before any device is used, so these hold with or without a GPU.
-  const Bad cases[] = {
-      {"run --generations 1 --devices 0,0", "--devices 0,0: device 0 is listed twice; "},
-      {"run --generations 1 --devices 1,0,1", "--devices 1,0,1: device 1 is listed twice; "},
-      {"run --generations 1 --devices 0,", "--devices 0,: expected `all` or device numbers"},
-      {"run --generations 1 --devices ''", "--devices : expected `all` or device numbers"},
-      {"run --generations 1 --devices 0,x", "--devices 0,x: 'x' is not a device number 0..1023"},
-      {"run --generations 1 --device 0 --devices 0", "--device and --devices: give one of them"},
-      {"run --generations 1 --devices 0,1 --backend cpu", "--devices with --backend cpu"},
-      {"run --generations 1 --devices 1000,1001", "--devices: device 1000 does not exist; "},
-  };
-  for (const Bad& b : cases) {
-    expect_refused(b);
-    ScratchDir dir;
-    const Outcome r = run_app(dir, b.args);
-    const std::string message = b.message;
-    if (message.find("listed twice") != std::string::npos || message.find("exist") != std::string::npos) {
-      EXPECT_TRUE(r.err.find("GPUs present: 0 ") != std::string::npos ||
-                  r.err.find("no GPU present: ") != std::string::npos)
-          << r.err;
-    }
-  }
 }
 
 TEST(Cli, AppRefusesBadArgumentsWithOneLineOfOurOwn) {
@@ -336,135 +277,6 @@ TEST(Cli, HelpNamesTheRunAndBenchSubcommands) {
   EXPECT_EQ(bad.out, "");
   const Outcome run = run_app(dir, "run --help");
   EXPECT_EQ(run.out.find("lifestreams bench ..."), std::string::npos) << run.out;
-}
-
-// The CPU engine has no kernel variants: a --variant given says so once on stderr, and the
-// output lines are the ones a run without it prints.
-TEST(Cli, RunOnTheCpuSaysTheVariantIsForCuda) {
-  ScratchDir dir;
-  const std::string args = "run --backend cpu --width 64 --height 64 --generations 4 --every 2";
-  const Outcome plain = run_app(dir, args);
-  ASSERT_EQ(plain.status, 0) << plain.err;
-  EXPECT_EQ(plain.err, "");
-  const Outcome with_variant = run_app(dir, args + " --variant bitpacked");
-  ASSERT_EQ(with_variant.status, 0) << with_variant.err;
-  EXPECT_EQ(with_variant.out, plain.out);
-  EXPECT_NE(with_variant.out.find("variant=cpu"), std::string::npos) << with_variant.out;
-  EXPECT_EQ(with_variant.err,
-            "lifestreams run: note: --variant bitpacked applies to the CUDA backend; the CPU engine runs its "
-            "reference code\n");
-}
-
-// `run --pattern` reads Golly's gzipped patterns: the same lines as the plain file.
-TEST(Cli, RunLoadsAGzippedPatternLikeThePlainOne) {
-  if (!test::have_program("gzip")) GTEST_SKIP() << "no gzip program to compress the test's file";
-  ScratchDir dir;
-  dir.write("glider.rle", "#N Glider\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n");
-  ASSERT_EQ(shell(dir, "gzip -c glider.rle >glider.rle.gz && gzip -c glider.rle >glider.RLE.GZ"), 0);
-  const std::string args = "run --backend cpu --generations 8 --every 4 --pattern ";
-  const Outcome plain = run_app(dir, args + "glider.rle");
-  ASSERT_EQ(plain.status, 0) << plain.err;
-  for (const char* packed : {"glider.rle.gz", "glider.RLE.GZ"}) {
-    const Outcome r = run_app(dir, args + packed);
-    ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(r.out, plain.out) << packed;
-    EXPECT_EQ(r.err, "") << packed;
-  }
-  // A damaged one: exit 2, one line naming it, nothing on stdout.
-  ASSERT_EQ(shell(dir, "head -c 20 glider.rle.gz >cut.rle.gz"), 0);
-  const Outcome cut = run_app(dir, args + "cut.rle.gz");
-  EXPECT_EQ(cut.status, 2);
-  EXPECT_EQ(cut.out, "");
-  EXPECT_EQ(cut.err,
-            "lifestreams run: cut.rle.gz: truncated gzip data (it ends before the compressed data does)\n");
-}
-
-TEST(Cli, NumbersAreParsedStrictly) {
-  EXPECT_EQ(parse_whole("--n", "0", 0, 10), 0);
-  EXPECT_EQ(parse_whole("--n", "-3", -5, 10), -3);
-  EXPECT_EQ(parse_whole("--n", "4611686018427387904", 0, kMaxRunGenerations), kMaxRunGenerations);
-  for (const char* bad : {"", " 1", "1 ", "+1", "-0", "11", "1e3", "0x1", "99999999999999999999"})
-    EXPECT_THROW(parse_whole("--n", bad, 0, 10), InputError) << bad;
-  EXPECT_EQ(parse_unsigned64("--seed", "18446744073709551615"), 18446744073709551615ULL);
-  for (const char* bad : {"", "-1", "+1", "18446744073709551616", "1.0", "1x"})
-    EXPECT_THROW(parse_unsigned64("--seed", bad), InputError) << bad;
-  EXPECT_DOUBLE_EQ(parse_real("--d", "0.25", 0, 1), 0.25);
-  EXPECT_DOUBLE_EQ(parse_real("--d", "1", 0, 1), 1.0);
-  for (const char* bad : {"", "nan", "inf", "1.5", "-0.1", "0.5x", " 0.5", "0x0.1"})
-    EXPECT_THROW(parse_real("--d", bad, 0, 1), InputError) << bad;
-}
-
-// `run` steps through int-sized pieces: totals and --every above 2^31 land exactly (running 2^32
-// real generations takes far too long for a test, so this drives the same loop with counters).
-TEST(Cli, GenerationsAndEveryAbove2To31StepExactly) {
-  const long long total = (1LL << 32) + 1, every = 1LL << 32;
-  long long stepped = 0;
-  int largest = 0;
-  std::vector<long long> printed;
-  step_in_chunks(
-      total, every,
-      [&](int n) {
-        stepped += n;
-        largest = std::max(largest, n);
-      },
-      [&](long long done) { printed.push_back(done == stepped ? done : -1); });
-  EXPECT_EQ(stepped, total);
-  EXPECT_LE(largest, 4096);
-  EXPECT_EQ(printed, (std::vector<long long>{every, total}));
-
-  printed.clear();
-  stepped = 0;
-  step_in_chunks(
-      10, 5, [&](int n) { stepped += n; }, [&](long long done) { printed.push_back(done); });
-  EXPECT_EQ(printed, (std::vector<long long>{5, 10}));
-  printed.clear();
-  step_in_chunks(
-      0, 5, [&](int n) { stepped += n; }, [&](long long done) { printed.push_back(done); });
-  EXPECT_TRUE(printed.empty());
-
-  ScratchDir dir;
-  const Outcome r =
-      run_app(dir, "run --backend cpu --width 32 --height 32 --generations 3 --every 4294967296");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(lines(r.out), 3) << r.out;
-  EXPECT_NE(r.out.find("\ngeneration=0 "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\ngeneration=3 "), std::string::npos) << r.out;
-}
-
-TEST(Cli, RuleOptionWinsOverThePatternFilesRuleButKeepsItsTorusSize) {
-  ScratchDir dir;
-  dir.write("bad.rle", "x = 3, y = 1, rule = B9/S23\n3o!\n");
-  dir.write("torus.rle", "x = 3, y = 1, rule = B3/S23:T256,256\n3o!\n");
-  Outcome r = run_app(dir, "run --backend cpu --generations 1 --pattern bad.rle --rule B36/S23");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("rule=B36/S23 size=96x96"), std::string::npos) << r.out;
-
-  r = run_app(dir, "run --backend cpu --generations 1 --pattern torus.rle --rule B36/S23");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("rule=B36/S23 size=256x256"), std::string::npos) << r.out;
-
-  r = run_app(dir, "run --backend cpu --generations 1 --pattern torus.rle --rule B36/S23 --width 64");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("rule=B36/S23 size=64x256"), std::string::npos) << r.out;
-}
-
-TEST(Cli, OutputThatCannotBeWrittenIsRefusedBeforeRunningAndAGoodOneIsWrittenAtTheEnd) {
-  ScratchDir dir;
-  dir.write("keep.rle", "old\n");
-  Outcome r = run_app(dir, "run --backend cpu --width 32 --height 32 --generations 2 --output sub/x.rle");
-  EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.out, "");
-  EXPECT_EQ(lines(r.err), 1) << r.err;
-  // A failure after the check (bad rule) leaves no file behind and an existing one untouched.
-  r = run_app(dir, "run --backend cpu --width 32 --height 32 --generations 2 --rule B9 --output new.rle");
-  EXPECT_EQ(r.status, 2);
-  EXPECT_FALSE(std::filesystem::exists(dir.file("new.rle")));
-  r = run_app(dir, "run --backend cpu --width 32 --height 32 --generations 2 --rule B9 --output keep.rle");
-  EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(dir.read("keep.rle"), "old\n");
-  r = run_app(dir, "run --backend cpu --width 32 --height 32 --generations 2 --output keep.rle");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(dir.read("keep.rle").find("#C generation 2"), std::string::npos) << dir.read("keep.rle");
 }
 
 }  // namespace

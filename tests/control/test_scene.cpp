@@ -7,10 +7,10 @@
 
 #include "control/scene.hpp"
 #include "control/scene_build.hpp"
-#include "support/app_test_util.hpp"
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
 #include "core/rule.hpp"
+#include "support/app_test_util.hpp"
 
 namespace ls::app {
 namespace {
