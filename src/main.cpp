@@ -1,10 +1,12 @@
-// main.cpp — `lifestreams`: dispatches to `run` (batch), `bench` (CUDA benchmark) or the app.
+// main.cpp — `lifestreams`: prints --version, or dispatches to `run` (batch), `bench` (CUDA benchmark)
+// or the app.
 #include <algorithm>
 #include <cstring>
 #include <iostream>
 
 #include "bench/bench_distributed.hpp"
 #include "cli/run.hpp"
+#include "version.hpp"
 #if defined(LIFESTREAMS_HAVE_CUDA)
 #include "bench/bench.hpp"
 #endif
@@ -34,6 +36,10 @@ bool asks_for_help(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--version") == 0) {
+    std::cout << "lifestreams " << ls::kVersion << " (commit " << ls::kCommit << ")\n";
+    return 0;
+  }
   if (argc > 1 && std::strcmp(argv[1], "run") == 0) return ls::run_main(argc - 1, argv + 1);
   if (argc > 1 && std::strcmp(argv[1], "bench") == 0) {
     // Any build with MPI: the CPU backend needs no CUDA.
