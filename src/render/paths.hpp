@@ -1,4 +1,5 @@
-// paths.hpp — where the app's run-time data (shaders/, assets/) lives, wherever it is started from.
+// paths.hpp — where the app's run-time data (shaders/, assets/) lives: set by the environment, beside an
+// installed program, or in the source tree of a program run from its build tree.
 #pragma once
 
 #include <string>
@@ -6,8 +7,9 @@
 namespace ls::render {
 
 /// The directory holding `name` (e.g. "shaders" or "assets/patterns"). Searched in order:
-/// $LIFESTREAMS_DATA_DIR, the working directory, the executable's directory and its parents (up
-/// to three levels: build/, .dev-x/bin/), and the source tree this binary was built from.
+/// $LIFESTREAMS_DATA_DIR; ../share/lifestreams from the executable's directory (an installed
+/// program: P/bin/lifestreams finds P/share/lifestreams); the source tree this binary was built
+/// from, for an executable inside the build tree that built it. Never the working directory.
 /// Throws DeviceError naming every place it looked when none has it.
 std::string find_data_dir(const std::string& name);
 
