@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The whole GPU check in one command, for the device machine (no display, nothing installable):
 # GPU tests, compute-sanitizer suite, `lifestreams bench`, headless app reports and a screenshot.
-# Here:    cmake --preset hopper && cmake --build build-hopper
-#          ../shared/device/bundle.sh .dev build-hopper/lifestreams build-hopper/tests/sim/ls_sim_tests \
-#            build-hopper/tests/kernels/ls_kernel_tests build-hopper/tests/sim/ls_sanitize_suite build-hopper/tests/sim/ls_sim_fault_tests \
-#            build-hopper/tests/app/ls_app_tests
+# Here:    cmake --preset sm90 && cmake --build build-sm90
+#          ../shared/device/bundle.sh .dev build-sm90/lifestreams build-sm90/tests/sim/ls_sim_tests \
+#            build-sm90/tests/kernels/ls_kernel_tests build-sm90/tests/sim/ls_sanitize_suite build-sm90/tests/sim/ls_sim_fault_tests \
+#            build-sm90/tests/app/ls_app_tests
 # There:   source .dev/env.sh; scripts/device-check.sh "$OUT"      (OUT: where logs and PNGs go)
 set -uo pipefail
 source "$(dirname "$0")/check_steps.sh" device-check "$@"
