@@ -5,7 +5,7 @@ build tree's program; the data files, desktop entry, icon, man page and docs lie
 where the desktop and `man` look for them; with the GUI built, a --headless frame renders from the
 installed shaders, and without them the program does not fall back on the working directory's.
 
-Usage: test_install.py SOURCE_DIR BUILD_DIR LIFESTREAMS HAVE_GUI
+Usage: test_install.py CMAKE SOURCE_DIR BUILD_DIR LIFESTREAMS HAVE_GUI
 """
 import os
 import subprocess
@@ -16,12 +16,12 @@ RUN = ["run", "--backend", "cpu", "--width", "64", "--height", "64", "--generati
 
 
 def main():
-    source_dir, build_dir, built = sys.argv[1], sys.argv[2], sys.argv[3]
-    have_gui = sys.argv[4] == "1"
+    cmake, source_dir, build_dir, built = sys.argv[1:5]
+    have_gui = sys.argv[5] == "1"
     with tempfile.TemporaryDirectory(prefix="lifestreams-install-") as tmp:
         prefix, elsewhere = os.path.join(tmp, "prefix"), os.path.join(tmp, "elsewhere")
         os.mkdir(elsewhere)
-        inst = subprocess.run(["cmake", "--install", build_dir, "--prefix", prefix], capture_output=True,
+        inst = subprocess.run([cmake, "--install", build_dir, "--prefix", prefix], capture_output=True,
                               text=True, timeout=120)
         if inst.returncode != 0:
             print(f"FAILED: cmake --install: exit {inst.returncode}: {inst.stderr}")

@@ -4,7 +4,7 @@ its data under /usr/share/lifestreams, depends on GLFW (libglfw3) and zlib (zlib
 names, and with MPI built only recommends Open MPI's mpirun (openmpi-bin). Skips (77) without
 dpkg-deb.
 
-Usage: test_package.py BUILD_DIR HAVE_GUI HAVE_MPI
+Usage: test_package.py CPACK BUILD_DIR HAVE_GUI HAVE_MPI
 """
 import shutil
 import subprocess
@@ -13,12 +13,13 @@ import tempfile
 
 
 def main():
-    build_dir, have_gui, have_mpi = sys.argv[1], sys.argv[2] == "1", sys.argv[3] == "1"
+    cpack, build_dir = sys.argv[1], sys.argv[2]
+    have_gui, have_mpi = sys.argv[3] == "1", sys.argv[4] == "1"
     if not shutil.which("dpkg-deb"):
         print("skipped: no dpkg-deb")
         return 77
     with tempfile.TemporaryDirectory(prefix="lifestreams-deb-") as tmp:
-        made = subprocess.run(["cpack", "-G", "DEB", "--config", f"{build_dir}/CPackConfig.cmake", "-B", tmp],
+        made = subprocess.run([cpack, "-G", "DEB", "--config", f"{build_dir}/CPackConfig.cmake", "-B", tmp],
                               capture_output=True, text=True, timeout=240)
         if made.returncode != 0:
             print(f"FAILED: cpack: exit {made.returncode}: {made.stdout}{made.stderr}")
