@@ -20,6 +20,8 @@ check ls_sim_fault_tests --gtest_brief=1 >"$out/fault_tests.log" 2>&1
 tail -n 3 "$out/fault_tests.log"
 step "app tests (CUDA)"
 export LS_APP=${LS_APP:-$(command -v lifestreams)} LS_SOURCE_DIR=${LS_SOURCE_DIR:-$PWD}
+# A program outside its build tree finds shaders/ and assets/ through LIFESTREAMS_DATA_DIR.
+export LIFESTREAMS_DATA_DIR=${LIFESTREAMS_DATA_DIR:-$PWD}
 check ls_app_tests --gtest_filter='App.*Cuda*:App.Report*:Display.*:Recovery.*' --gtest_brief=1 >"$out/app_tests.log" 2>&1
 tail -n 3 "$out/app_tests.log"
 
