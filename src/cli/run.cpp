@@ -15,11 +15,11 @@
 #include <string>
 #include <string_view>
 
-#include "control/device_args.hpp"
-#include "control/numbers.hpp"
-#include "cli/run_distributed.hpp"
-#include "control/engine_factory.hpp"
 #include "cli/progress_line.hpp"
+#include "cli/run_distributed.hpp"
+#include "control/device_args.hpp"
+#include "control/engine_factory.hpp"
+#include "control/numbers.hpp"
 #include "control/run_setup.hpp"
 #include "control/scene.hpp"
 #include "control/script_runner.hpp"

@@ -7,10 +7,10 @@
 #include <memory>
 #include <string>
 
-#include "control/numbers.hpp"
+#include "cli/progress_line.hpp"
 #include "control/distributed_job.hpp"
 #include "control/distributed_setup.hpp"
-#include "cli/progress_line.hpp"
+#include "control/numbers.hpp"
 #include "core/error.hpp"
 #include "core/trace.hpp"
 

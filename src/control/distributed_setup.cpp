@@ -12,8 +12,8 @@
 #if defined(LIFESTREAMS_HAVE_NCCL)
 #include <cuda_runtime_api.h>
 
-#include "kernels/cuda_check.hpp"
 #include "dist/nccl_distributed_lattice.hpp"
+#include "kernels/cuda_check.hpp"
 #include "sim/cuda_engine.hpp"
 #endif
 

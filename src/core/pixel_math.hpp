@@ -51,8 +51,7 @@ LS_HOST_DEVICE std::uint32_t blend(std::uint32_t dead, std::uint32_t live, int n
 
 /// `previous` faded towards `dead`, or `colour` if that is farther from dead (distances summed
 /// over the channels).
-LS_HOST_DEVICE std::uint32_t age_fade(std::uint32_t colour, std::uint32_t previous,
-                                             std::uint32_t dead) {
+LS_HOST_DEVICE std::uint32_t age_fade(std::uint32_t colour, std::uint32_t previous, std::uint32_t dead) {
   std::uint32_t faded = 0;
   int faded_distance = 0;
   int colour_distance = 0;

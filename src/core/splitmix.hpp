@@ -44,7 +44,7 @@ inline FillThreshold fill_threshold(double p) {
 }
 
 LS_HOST_DEVICE constexpr bool random_cell_live(std::uint64_t seed, std::uint32_t x, std::uint32_t y,
-                                      std::uint64_t threshold, bool all) {
+                                               std::uint64_t threshold, bool all) {
   return all || splitmix64(seed ^ cell_hash(x, y)) < threshold;
 }
 

@@ -58,7 +58,7 @@ LS_HOST_DEVICE constexpr std::uint64_t splitmix64_mix(std::uint64_t z) {
 /// and its hash less lattice_hash_base.
 template <class Load>
 LS_HOST_DEVICE SummaryPart summary_walk(const Load& load, std::size_t words, std::uint32_t words_per_row,
-                               std::uint32_t first_row, std::size_t thread, std::size_t threads) {
+                                        std::uint32_t first_row, std::size_t thread, std::size_t threads) {
   SummaryPart part;
   const std::size_t chunks = (words + kWalkWords - 1) / kWalkWords;
   if (thread >= chunks) return part;

@@ -4,8 +4,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include "kernels/cuda_check.hpp"
 #include "dist/nccl_exchange.hpp"
+#include "kernels/cuda_check.hpp"
 #include "sim/cuda_handles.hpp"
 
 namespace ls::dist {

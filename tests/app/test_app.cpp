@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "support/app_test_util.hpp"
 #include "render/tile_pixels.hpp"
+#include "support/app_test_util.hpp"
 #include "view/view.hpp"
 
 namespace ls::test {

@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "control/scene.hpp"
-#include "support/app_test_util.hpp"
 #include "core/command.hpp"
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
 #include "multi/multi_engine.hpp"
+#include "support/app_test_util.hpp"
 
 namespace ls::app {
 namespace {

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "app/rates.hpp"
-#include "control/scene.hpp"
 #include "app/tile_labels.hpp"
-#include "support/app_test_util.hpp"
+#include "control/scene.hpp"
 #include "core/cpu_engine.hpp"
+#include "support/app_test_util.hpp"
 #include "ui/help.hpp"
 #include "ui/panel.hpp"
 
