@@ -22,22 +22,8 @@ using test::lines;
 using test::Outcome;
 using test::run_app;
 
-struct Bad {
-  const char* args;
-  const char* message;
-};
-
-void expect_refused(const Bad& b) {
-  ScratchDir dir;
-  dir.write("bad.rle", "x = 3, y = 1, rule = B9/S23\n3o!\n");
-  const Outcome r = run_app(dir, b.args);
-  EXPECT_EQ(r.status, 2) << b.args << "\n" << r.err;
-  EXPECT_EQ(r.out, "") << b.args;
-  EXPECT_EQ(lines(r.err), 1) << b.args << "\n" << r.err;
-  EXPECT_NE(r.err.find(b.message), std::string::npos)
-      << b.args << ": expected '" << b.message << "' in: " << r.err;
-  EXPECT_EQ(r.err.find("CLI"), std::string::npos) << r.err;
-}
+using test::Bad;
+using test::expect_refused;
 
 TEST(Cli, AppRefusesBadArgumentsWithOneLineOfOurOwn) {
   const Bad cases[] = {

@@ -17,21 +17,8 @@ using test::run_app;
 using test::ScratchDir;
 using test::shell;
 
-struct Bad {
-  const char* args;
-  const char* message;
-};
-
-void expect_refused(const Bad& b) {
-  ScratchDir dir;
-  const Outcome r = run_app(dir, b.args);
-  EXPECT_EQ(r.status, 2) << b.args << "\n" << r.err;
-  EXPECT_EQ(r.out, "") << b.args;
-  EXPECT_EQ(lines(r.err), 1) << b.args << "\n" << r.err;
-  EXPECT_NE(r.err.find(b.message), std::string::npos)
-      << b.args << ": expected '" << b.message << "' in: " << r.err;
-  EXPECT_EQ(r.err.find("CLI"), std::string::npos) << r.err;
-}
+using test::Bad;
+using test::expect_refused;
 
 TEST(Cli, BenchRefusesBadArgumentsWithOneLineOfOurOwn) {
   const Bad cases[] = {
@@ -53,7 +40,8 @@ TEST(Cli, BenchRefusesBadTestAndTuningOptionsWithOneLine) {
   const Bad cases[] = {
       {"bench --test-bands 1", "lifestreams bench: --test-bands 1: expected a whole number 2..8"},
       {"bench --test-bands 9", "--test-bands 9: expected a whole number 2..8"},
-      {"bench --test-bands 2 --devices 0,1", "--test-bands 2: runs one listed device as bands; list one device"},
+      {"bench --test-bands 2 --devices 0,1",
+       "--test-bands 2: runs one listed device as bands; list one device"},
       {"bench --test-bands 2 --devices all", "--test-bands 2: runs one listed device as bands"},
       {"bench --bitpacked-shape -1", "--bitpacked-shape -1: expected a whole number 0.."},
       // CLI11 names no hidden option whose value is missing: the line is ours, without the name.
@@ -97,10 +85,12 @@ TEST(Cli, BenchDevicesRowsEndAtTheOneGpuRunsHashes) {
   ScratchDir dir;
   if (shell(dir, quoted_app() + " run --backend cuda --width 32 --height 32 --generations 0") != 0)
     GTEST_SKIP() << "no usable CUDA device: " << dir.read("out.txt");
-  ASSERT_EQ(shell(dir, quoted_app() +
-                           " bench --devices 0 --test-bands 2 --variants naive,bitpacked --sizes 1024 --instances 1,5 "
-                           "--generations-per-launch 4 --json b.json"),
-            0)
+  ASSERT_EQ(
+      shell(dir,
+            quoted_app() +
+                " bench --devices 0 --test-bands 2 --variants naive,bitpacked --sizes 1024 --instances 1,5 "
+                "--generations-per-launch 4 --json b.json"),
+      0)
       << dir.read("out.txt");
   const std::string j = dir.read("b.json");
   // naive and bitpacked, each split (one lattice) and spread (5 instances) by a thread per GPU

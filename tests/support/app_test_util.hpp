@@ -144,4 +144,25 @@ inline Outcome run_app(const ScratchDir& dir, const std::string& args) {
 
 inline long lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
 
+/// A command line the program must refuse, and a fragment of the one line it must say.
+struct Bad {
+  const char* args;
+  const char* message;
+};
+
+/// Runs `lifestreams b.args` and expects the refusal: status 2, nothing on stdout, one line on
+/// stderr holding b.message and none of CLI11's own wording. The scratch directory holds bad.rle,
+/// a pattern under an impossible rule, for arguments that load it.
+inline void expect_refused(const Bad& b) {
+  ScratchDir dir;
+  dir.write("bad.rle", "x = 3, y = 1, rule = B9/S23\n3o!\n");
+  const Outcome r = run_app(dir, b.args);
+  EXPECT_EQ(r.status, 2) << b.args << "\n" << r.err;
+  EXPECT_EQ(r.out, "") << b.args;
+  EXPECT_EQ(lines(r.err), 1) << b.args << "\n" << r.err;
+  EXPECT_NE(r.err.find(b.message), std::string::npos)
+      << b.args << ": expected '" << b.message << "' in: " << r.err;
+  EXPECT_EQ(r.err.find("CLI"), std::string::npos) << r.err;
+}
+
 }  // namespace ls::test
