@@ -29,6 +29,13 @@ def main():
         installed = os.path.join(prefix, "bin", "lifestreams")
         env = {k: v for k, v in os.environ.items() if k not in ("LIFESTREAMS_DATA_DIR", "DISPLAY",
                                                                 "WAYLAND_DISPLAY")}
+        # Under the sanitizer build (scripts/ci-extra.sh) the programs run as the app tests start
+        # them: no leak check (the GL driver's allocations are not ours) and the fast unwind on
+        # malloc, without which Mesa's shader compiler takes minutes.
+        if "ASAN_OPTIONS" in env:
+            env["ASAN_OPTIONS"] += ":detect_leaks=0"
+        if "LSAN_OPTIONS" in env:
+            env["LSAN_OPTIONS"] += ":fast_unwind_on_malloc=1"
 
         def both(args):
             a = subprocess.run([built, *args], capture_output=True, text=True, timeout=120, env=env,
