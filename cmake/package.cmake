@@ -1,6 +1,6 @@
 # package.cmake — `cpack -G DEB` in the build folder: a Debian package of what cmake/install.cmake
-# installs, under /usr. Its dependencies are named by hand (dpkg-shlibdeps cannot place the CUDA
-# installation's NCCL) and follow what this build links.
+# installs, under /usr. Its dependencies are Debian's package names, by hand, for what this build
+# links.
 set(CPACK_PACKAGE_NAME lifestreams)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
@@ -24,10 +24,10 @@ if(LIFESTREAMS_HAVE_MPI)
   list(APPEND _ls_depends libopenmpi3)
   list(APPEND _ls_recommends openmpi-bin)
 endif()
-if(LIFESTREAMS_HAVE_MPI AND LIFESTREAMS_HAVE_CUDA AND LS_NCCL_INCLUDE_DIR AND LS_NCCL_LIBRARY)
-  # src/dist's NCCL backend links NCCL and the shared CUDA runtime: packages of NVIDIA's CUDA repository.
-  list(APPEND _ls_depends libnccl2 cuda-cudart-${CUDAToolkit_VERSION_MAJOR}-${CUDAToolkit_VERSION_MINOR})
-endif()
+# What Debian does not package is no dependency: the CUDA runtime is linked statically
+# (CUDA::cudart_static, which NVIDIA's licence lets a program carry), NCCL is opened at run time
+# (src/dist/nccl_library.cpp: a distributed GPU run says it is missing), and the CUDA driver comes
+# with the NVIDIA driver (a CUDA run without it says "no NVIDIA driver is loaded").
 list(JOIN _ls_depends ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 list(JOIN _ls_recommends ", " CPACK_DEBIAN_PACKAGE_RECOMMENDS)
 include(CPack)

@@ -25,7 +25,8 @@ constexpr const char* kSubcommands =
     "\nSubcommands (each has its own --help):\n"
     "  lifestreams run ...      no window: advance one lattice and print its population and hash\n"
     "  lifestreams bench ...    benchmark the CUDA kernel variants on lattices of several sizes\n"
-    "  mpirun -np R lifestreams run|bench --distributed ...   one lattice over the ranks of an MPI job\n";
+    "  mpirun -np R lifestreams run|bench --distributed ...   one lattice over the ranks of an MPI job\n"
+    "  lifestreams --version    print the version and the commit it was built from\n";
 
 bool asks_for_help(int argc, char** argv) {
   return std::any_of(argv + 1, argv + argc, [](const char* a) {

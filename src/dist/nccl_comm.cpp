@@ -7,14 +7,18 @@ namespace ls::dist {
 
 void nccl_check(ncclResult_t rc, const char* call) {
   if (rc == ncclSuccess) return;
-  throw NcclError(std::string(call) + ": " + ncclGetErrorString(rc));
+  throw NcclError(std::string(call) + ": " + nccl_library().ncclGetErrorString(rc));
 }
+
+NcclComm::NcclComm() { nccl_library(); }
 
 NcclComm::~NcclComm() {
   if (!comm_) return;
   // Flushes what is still queued on the communicator, then frees it; errors here have no one left
   // to tell, so the communicator is aborted instead.
-  if (ncclCommFinalize(comm_) != ncclSuccess || ncclCommDestroy(comm_) != ncclSuccess) ncclCommAbort(comm_);
+  const NcclLibrary& nccl = nccl_library();
+  if (nccl.ncclCommFinalize(comm_) != ncclSuccess || nccl.ncclCommDestroy(comm_) != ncclSuccess)
+    nccl.ncclCommAbort(comm_);
   comm_ = nullptr;
 }
 
@@ -31,7 +35,7 @@ void NcclComm::init(const ncclUniqueId& id, int ranks, int rank) {
 
 void NcclComm::abort() noexcept {
   if (!comm_) return;
-  ncclCommAbort(comm_);
+  nccl_library().ncclCommAbort(comm_);
   comm_ = nullptr;
 }
 

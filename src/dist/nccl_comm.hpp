@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "dist/band_comm.hpp"
+#include "dist/nccl_library.hpp"
 
 namespace ls::dist {
 
@@ -20,11 +21,13 @@ class NcclError : public DeviceError {
 
 /// Throws NcclError naming `call` unless rc is ncclSuccess.
 void nccl_check(ncclResult_t rc, const char* call);
-#define LS_NCCL_CHECK(call, ...) ::ls::dist::nccl_check(call(__VA_ARGS__), #call)
+#define LS_NCCL_CHECK(call, ...) \
+  ::ls::dist::nccl_check(::ls::dist::nccl_library().call(__VA_ARGS__), #call)
 
 class NcclComm {
  public:
-  NcclComm() = default;
+  /// Opens NCCL (nccl_library): every rank says it is missing before any collective call.
+  NcclComm();
   /// Finalizes and destroys the communicator (unless abort() ran or it never started).
   ~NcclComm();
   NcclComm(const NcclComm&) = delete;

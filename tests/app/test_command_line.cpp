@@ -242,7 +242,8 @@ TEST(Cli, HelpNamesEachOptionsValue) {
   for (const Outcome* o : {&app, &run}) EXPECT_EQ(o->out.find(" TEXT"), std::string::npos) << o->out;
 }
 
-// A newcomer's `lifestreams --help` names the subcommands, one line each, after the app's options.
+// A newcomer's `lifestreams --help` names the subcommands and --version, one line each, after the
+// app's options.
 TEST(Cli, HelpNamesTheRunAndBenchSubcommands) {
   ScratchDir dir;
   for (const char* args : {"--help", "-h", "--instances 2 --help"}) {
@@ -256,6 +257,7 @@ TEST(Cli, HelpNamesTheRunAndBenchSubcommands) {
     ASSERT_NE(bench, std::string::npos) << args << ":\n" << app.out;
     EXPECT_LT(options, run) << app.out;
     EXPECT_EQ(app.out.find('\n', run + 1), app.out.find("\n  lifestreams bench")) << "one line for run";
+    EXPECT_NE(app.out.find("\n  lifestreams --version "), std::string::npos) << args << ":\n" << app.out;
   }
   // Not on a refusal (one line on stderr, nothing on stdout), nor in the subcommands' own help.
   const Outcome bad = run_app(dir, "--instances --help");
