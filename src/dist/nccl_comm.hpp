@@ -21,8 +21,7 @@ class NcclError : public DeviceError {
 
 /// Throws NcclError naming `call` unless rc is ncclSuccess.
 void nccl_check(ncclResult_t rc, const char* call);
-#define LS_NCCL_CHECK(call, ...) \
-  ::ls::dist::nccl_check(::ls::dist::nccl_library().call(__VA_ARGS__), #call)
+#define LS_NCCL_CHECK(call, ...) ::ls::dist::nccl_check(::ls::dist::nccl_library().call(__VA_ARGS__), #call)
 
 class NcclComm {
  public:
