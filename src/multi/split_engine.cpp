@@ -227,7 +227,9 @@ void SplitEngine::request_summaries() {
     const bool in_flight =
         e->asked_generation != ~std::uint64_t{0} && (!newest || newest->generation != e->asked_generation);
     if (const auto ms = l.take_summary_ms()) e->pacer.observe_cost(*ms);
-    const bool changed = l.generation() != e->asked_generation;
+    // One summary at a time: another queued behind one still running adds its whole cost to the
+    // bands' streams and replaces the running one's result before it is read.
+    const bool changed = l.generation() != e->asked_generation && !in_flight;
     const double work_ms = e->timing->step_ms().mean;
     if (!e->pacer.due(changed, work_ms, in_flight)) continue;
     l.request_summary(e->timing->mark(TimelineBar::Kind::summary, false),
@@ -305,7 +307,8 @@ Lattice SplitEngine::read(std::size_t index) { return at(index).lattice->read();
 StateSummary SplitEngine::summarize(std::size_t index) { return at(index).lattice->summarize(); }
 
 void SplitEngine::finish() {
-  for (auto& e : instances_) e->lattice->summarize();
+  // As CudaEngine's: the work given so far is done; a summary in flight lands, none is asked.
+  for (auto& e : instances_) e->lattice->wait_idle();
   harvest_timings();  // every band's work is done: the newest frame reads at once
 }
 

@@ -108,6 +108,9 @@ class SplitLattice : NonCopyable {
 
   /// Blocking: the whole lattice's summary from the bands' own rows.
   StateSummary summarize();
+  /// Blocking: returns when every band's streams have run all they were given (steps, exchanges,
+  /// a summary or snapshot in flight). Asks for no summary of its own.
+  void wait_idle();
   /// Blocking: gathers the whole lattice (with a ProcessShare: this process's bands' rows, the
   /// others' left dead).
   Lattice read();

@@ -26,6 +26,14 @@ StateSummary SplitLattice::summarize() {
   return *out;
 }
 
+void SplitLattice::wait_idle() {
+  run([&](int, BandState& s) {
+    CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
+    if (s.edge_stream) CUDA_CHECK(cudaStreamSynchronize(s.edge_stream.get()));
+  });
+  host_syncs_ += state_.size();
+}
+
 void SplitLattice::request_summary(const BandHook& before, const BandHook& after) {
   const Layout layout = sim::layout_of(variant_);
   const std::uint64_t base =
@@ -47,9 +55,13 @@ void SplitLattice::request_summary(const BandHook& before, const BandHook& after
 }
 
 std::optional<StateSummary> SplitLattice::newest_summary() {
+  // Read once per request, when every band's part has landed. Before the first request there is
+  // nothing to read (and the events, never recorded, would time nothing).
+  if (requested_seen_) return newest_;
   StateSummary sum;
   sum.generation = summary_generation_;
   double slowest_ms = 0;
+  bool timed = true;
   for (const auto& s : state_) {
     const cudaError_t q = cudaEventQuery(s->summary_done.get());
     if (q == cudaErrorNotReady) return newest_;
@@ -58,16 +70,17 @@ std::optional<StateSummary> SplitLattice::newest_summary() {
     sum.population += r[0];
     sum.hash += r[1];
     float ms = 0;
-    // Not ready: no summary was ever recorded on this band (the events start "done").
-    if (cudaEventElapsedTime(&ms, s->summary_start.get(), s->summary_done.get()) == cudaSuccess)
+    if (cudaEventElapsedTime(&ms, s->summary_start.get(), s->summary_done.get()) == cudaSuccess) {
       slowest_ms = std::max(slowest_ms, static_cast<double>(ms));
-    else
+    } else {
       cudaGetLastError();
+      timed = false;
+    }
   }
-  if (!newest_ || newest_->generation != sum.generation || !requested_seen_) {
-    summary_ms_ = slowest_ms;
-    requested_seen_ = true;
-  }
+  // The pacer learns only from a summary every band timed: a cost of 0 would have it ask for one
+  // every frame.
+  summary_ms_ = timed ? std::optional<double>(slowest_ms) : std::nullopt;
+  requested_seen_ = true;
   newest_ = sum;
   return newest_;
 }

@@ -107,8 +107,10 @@ TEST_F(CudaEngineTest, FillingTheDeviceEndsInACleanInputError) {
   const std::size_t before = free_device_memory();
   fill_and_empty();
   const std::size_t after_first = free_device_memory();
-  EXPECT_LE(static_cast<long long>(before) - static_cast<long long>(after_first), 8LL << 20)
-      << "the first fill kept more than 8 MiB";
+  // The first fill may keep what the CUDA runtime loads once on first use (the kernels' modules,
+  // loaded lazily: 10 MiB on an H200), never a lattice (4 GiB each); the second keeps nothing.
+  EXPECT_LE(static_cast<long long>(before) - static_cast<long long>(after_first), 32LL << 20)
+      << "the first fill kept more than 32 MiB";
   fill_and_empty();
   EXPECT_EQ(free_device_memory(), after_first);
 }
