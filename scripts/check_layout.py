@@ -26,6 +26,7 @@ BELOW_PROGRAMS = {"control", "core", "view", "kernels", "sim", "multi", "dist"}
 LAYERS = {
     "core": set(),
     "view": set(),
+    "counters": {"core"},
     "kernels": {"core"},
     "sim": {"core", "kernels"},
     "multi": {"core", "kernels", "sim"},
@@ -36,7 +37,7 @@ LAYERS = {
     "control": {"core", "view", "kernels", "sim", "multi", "dist"},
     "cli": BELOW_PROGRAMS,
     "bench": BELOW_PROGRAMS,
-    "app": BELOW_PROGRAMS | {"render", "ui", "interop"},
+    "app": BELOW_PROGRAMS | {"render", "ui", "interop", "counters"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/', re.M)
 

@@ -19,13 +19,18 @@
 #include "control/numbered_path.hpp"
 #include "core/error.hpp"
 #include "core/trace.hpp"
+#include "counters/strips.hpp"
 #include "render/image.hpp"
 #include "render/paths.hpp"
 #include "ui/engine_figures.hpp"
 #include "ui/regions.hpp"
 
 namespace ls::app {
+
 namespace {
+
+/// Points per counter strip in the panel: one a 50 ms bucket of the 10 s shown.
+constexpr int kCounterPoints = 200;
 
 /// How long a frame waits for the frame two before it: far longer than any frame takes, short
 /// enough that a hung driver does not hang the app silently for ever.
@@ -226,6 +231,21 @@ void App::fill_panel_model() {
   if (window_) window_->framebuffer_scale(sx, sy);
   const view::Rect& a = scene_->area();
   model_.tile_area = ui::Area{a.x / sx, a.y / sy, a.w / sx, a.h / sy};
+  fill_counter_strips();
+}
+
+void App::fill_counter_strips() {
+  model_.counters_source = counters_ ? counters_->source_line() : std::string();
+  model_.counter_strips.clear();
+  counters::CounterSampler* sampler = counters_ ? counters_->sampler() : nullptr;
+  if (!sampler) return;
+  const double window_ms = model_.counters_window_s * 1000.0;
+  const double now = sampler->now_ms();
+  for (const counters::Strip& s :
+       counters::strips(sampler->since(now - window_ms), now, window_ms, kCounterPoints))
+    model_.counter_strips.push_back(ui::PanelModel::CounterStrip{
+        s.gpu, std::string(counters::counter_name(s.counter)), std::string(counters::counter_unit(s.counter)),
+        counters::is_fraction(s.counter), s.values, s.newest});
 }
 
 std::vector<view::Placement> App::step_engine(bool step) {
@@ -430,6 +450,7 @@ bool App::write_outputs(double seconds) {
     std::vector<InstanceStatus> statuses;
     for (std::size_t i = 0; i < engine_->size(); ++i) statuses.push_back(engine_->status(i));
     figures_.run().kernel_cups = kernel_rate(statuses);
+    if (counters_) counters_->report(figures_.run());
     write_report(options_.report, *engine_, figures_.run());
   }
   return screenshot_written;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/app_counters.hpp"
 #include "app/app_settings.hpp"
 #include "app/imgui_layer.hpp"
 #include "app/input.hpp"
@@ -101,6 +102,8 @@ class App {
   void execute_ui(const std::vector<Command>& commands);
   void apply_effects(const Effects& fx);
   void fill_panel_model();
+  /// The panel's counter source line and strips (the last seconds of the sampler's readings).
+  void fill_counter_strips();
   void update_area();
   void framebuffer_size(int& w, int& h) const;
   /// Writes the bound framebuffer's `width` x `height` pixels (the frame's own size, not asked
@@ -113,6 +116,7 @@ class App {
   Options options_;
   Setup setup_;
   std::unique_ptr<Engine> engine_;
+  std::unique_ptr<AppCounters> counters_;  // the GPUs' hardware counters, sampled on their own thread
   std::unique_ptr<Scene> scene_;
   std::unique_ptr<Recovery> recovery_;  // snapshots for a fatal device error
   std::optional<ScriptRunner> script_;

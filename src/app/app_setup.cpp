@@ -23,6 +23,7 @@ namespace ls::app {
 void App::setup() {
   DisplayedEngine made = check_inputs_and_make_engine();
   make_scene();
+  counters_ = std::make_unique<AppCounters>(options_, *engine_);
   open_display(std::move(made.filler), made.cuda_device);
   fill_fixed_model();
 }

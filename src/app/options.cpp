@@ -83,6 +83,13 @@ void define_options(CLI::App& cli, Options& o, OptionText& a) {
                  "interop (default) or textbook: how CUDA lattices reach the screen (textbook copies "
                  "each to the host and uploads it with glTexSubImage2D, for comparison)")
       ->type_name("PATH");
+  cli.add_option("--counters", o.counters,
+                 "on (default) or off: sample each GPU's counters (NVML: SM clock, power) while the app "
+                 "runs, for the panel and the --report")
+      ->type_name("on|off");
+  cli.add_option("--counters-csv", o.counters_csv,
+                 "write every counter reading to FILE (time_ms,gpu,counter,value)")
+      ->type_name("FILE.csv");
   // Test hooks for tests that drive the app as a process; hidden from --help (group "").
   cli.add_option(kFaultAtFrameOption, a.test_fault_at_frame,
                  "throw a device error once N frames are done, as a failing device would")
@@ -91,6 +98,9 @@ void define_options(CLI::App& cli, Options& o, OptionText& a) {
   cli.add_option("--test-slots-per-gpu", a.test_slots_per_gpu,
                  "every device of --devices stands in K (2..8) slots of one several-GPU engine")
       ->type_name("K")
+      ->group("");
+  cli.add_flag("--test-counters-fake", o.test_counters_fake,
+               "counters from the fake source, on every GPU in use")
       ->group("");
 }
 
@@ -166,6 +176,10 @@ Setup check_options(const Options& o) {
     throw InputError("--generations-per-launch " + std::to_string(o.generations_per_launch) +
                      ": expected 1..64");
   if (o.vsync != "on" && o.vsync != "off") throw InputError("--vsync " + o.vsync + ": expected on or off");
+  if (o.counters != "on" && o.counters != "off")
+    throw InputError("--counters " + o.counters + ": expected on or off");
+  if (o.counters == "off" && !o.counters_csv.empty())
+    throw InputError("--counters-csv " + o.counters_csv + ": the counters are off (--counters off)");
   if (o.frames && *o.frames < 1)
     throw InputError("--frames " + std::to_string(*o.frames) + ": expected 1 or more");
   const auto mode = parse_stream_mode(o.stream_mode);

@@ -50,10 +50,16 @@ struct Options {
   std::string report;
   std::uint64_t snapshot_max_cells = kDefaultSnapshotMaxCells;
   std::string display_path = "interop";
+  /// --counters on|off: sample the GPUs' hardware counters while the app runs.
+  std::string counters = "on";
+  /// --counters-csv FILE: every counter reading as `time_ms,gpu,counter,value`.
+  std::string counters_csv;
   /// Test hooks, hidden from --help (docs/developer-options.md): --test-fault-at-frame N (-1: none)
   /// and --test-slots-per-gpu K (1: every device one slot).
   long long test_fault_at_frame = -1;
   int test_slots_per_gpu = 1;
+  /// --test-counters-fake: the counters come from the fake source (counters/fake_source.hpp).
+  bool test_counters_fake = false;
 };
 
 /// The app's numeric options as written (converted strictly by convert_numbers).

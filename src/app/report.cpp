@@ -30,7 +30,19 @@ std::string device_array(const std::vector<int>& devices) {
 
 std::string bytes(const std::optional<std::uint64_t>& b) { return b ? std::to_string(*b) : "null"; }
 
-/// The "gpus" array: every GPU that holds an instance or the engine's state, with its name and
+/// A GPU's "counters" object: each counter's mean over the run, null where it was never read.
+std::string counters_object(const RunFigures& f, int device) {
+  std::string out = "{";
+  for (const counters::Counter c : counters::kAllCounters) {
+    const auto it = f.counter_means.find({device, c});
+    out += (out.size() > 1 ? ", \"" : "\"") + std::string(counters::counter_name(c)) +
+           "\": " + (it == f.counter_means.end() ? std::string("null") : num(it->second));
+  }
+  return out + "}";
+}
+
+/// The "gpus" array: every GPU that holds an instance or the engine's state (or has counter
+/// readings), with its name and
 /// memory (asked now, once) and its part of the frame figures (means over the frames that timed
 /// it; null for a GPU no timed frame reached).
 std::string gpus_array(const Engine& engine, const RunFigures& f) {
@@ -38,6 +50,7 @@ std::string gpus_array(const Engine& engine, const RunFigures& f) {
   if (engine.cuda_device() >= 0) devices.insert(engine.cuda_device());
   for (std::size_t i = 0; i < engine.size(); ++i)
     for (const int d : engine.instance_devices(i)) devices.insert(d);
+  for (const auto& [key, mean] : f.counter_means) devices.insert(key.first);
   std::string out = "[";
   for (const int d : devices) {
     const GpuFacts facts = gpu_facts(d);
@@ -48,7 +61,9 @@ std::string gpus_array(const Engine& engine, const RunFigures& f) {
            ", \"busy_ms\": " + (g ? num(g->busy_ms) : "null") +
            ", \"concurrency\": " + (g ? num(g->concurrency) : "null") +
            ", \"memory_used_bytes\": " + bytes(facts.memory_used_bytes) +
-           ", \"memory_free_bytes\": " + bytes(facts.memory_free_bytes) + "}";
+           ", \"memory_free_bytes\": " + bytes(facts.memory_free_bytes) +
+           ", \"counters\": " + counters_object(f, d) +
+           ", \"counters_source\": " + json_string(f.counters_source) + "}";
   }
   return out + (devices.empty() ? "]" : "\n  ]");
 }
@@ -171,6 +186,8 @@ void write_report(const std::string& path, Engine& engine, const RunFigures& f) 
     << ", \"build_ms\": " << num(u.rebuilds > 0 ? u.build_ms / static_cast<double>(u.rebuilds) : 0)
     << ", \"draw_ms\": " << num(f.frames > 0 ? u.draw_ms / static_cast<double>(f.frames) : 0) << "},\n";
   o << "  \"gpus\": " << gpus_array(engine, f) << ",\n";
+  // Also where no GPU is in use (the CPU engine): why there are no counters.
+  o << "  \"counters_source\": " << json_string(f.counters_source) << ",\n";
   o << "  \"instances\": " << instances_array(engine) << "\n}\n";
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   if (!file) throw InputError("--report " + path + ": cannot open for writing");

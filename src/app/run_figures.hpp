@@ -10,6 +10,7 @@
 
 #include "core/engine.hpp"
 #include "core/stats.hpp"
+#include "counters/counter.hpp"
 
 namespace ls::render {
 class TileRenderer;
@@ -66,6 +67,10 @@ struct RunFigures {
   double host_syncs_per_frame = 0;
   DisplayFigures display;
   UiFigures ui;
+  /// The hardware counters: the source's line (the API, or why there are none) and each (GPU,
+  /// counter)'s mean over the run; a pair never read is absent.
+  std::string counters_source;
+  std::map<std::pair<int, counters::Counter>, double> counter_means;
 };
 
 class FrameFigures {

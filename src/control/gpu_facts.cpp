@@ -29,4 +29,15 @@ GpuFacts gpu_facts(int device) {
   return out;
 }
 
+std::string pci_bus_id(int device) {
+#if defined(LIFESTREAMS_HAVE_CUDA)
+  char id[32] = {};
+  if (cudaDeviceGetPCIBusId(id, static_cast<int>(sizeof id), device) == cudaSuccess) return id;
+  cudaGetLastError();
+#else
+  (void)device;
+#endif
+  return {};
+}
+
 }  // namespace ls::app

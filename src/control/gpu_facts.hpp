@@ -19,4 +19,8 @@ struct GpuFacts {
 /// answers nothing).
 GpuFacts gpu_facts(int device);
 
+/// CUDA device `device`'s PCI bus id ("0000:1B:00.0", how NVML finds it); empty when the driver
+/// would not say or the build has no CUDA.
+std::string pci_bus_id(int device);
+
 }  // namespace ls::app

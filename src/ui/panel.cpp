@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "ui/counters_section.hpp"
 #include "ui/help.hpp"
 #include "ui/style.hpp"
 #include "ui/timings_section.hpp"
@@ -81,6 +82,8 @@ void Panel::draw(const PanelModel& model, std::vector<Command>& out) {
         if (ImGui::CollapsingHeader("Timeline (last complete frame)", ImGuiTreeNodeFlags_DefaultOpen)) {
           timeline_.draw(model.timeline, model.statuses, scale_, timeline_lines(model));
         }
+        if (ImGui::CollapsingHeader("GPU counters", ImGuiTreeNodeFlags_DefaultOpen))
+          draw_counters(model, scale_);
         if (ImGui::CollapsingHeader("Patterns")) patterns_.draw(model, selected_instance_, out);
       }
     }

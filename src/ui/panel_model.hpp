@@ -93,6 +93,20 @@ struct PanelModel {
   /// One per kSizePresets entry: why the engine cannot hold every instance at that size ("" when
   /// it can). Empty: not known (every preset offered).
   std::vector<std::string> size_preset_refusals;
+
+  /// The GPUs' hardware counters (app/app_counters.hpp): where they come from, or why there are
+  /// none, and a strip per GPU and counter over the last counters_window_s seconds.
+  struct CounterStrip {
+    int gpu = 0;
+    std::string name;  // "power_w"
+    std::string unit;  // "W"; "" for a fraction, drawn as %
+    bool fraction = false;
+    std::vector<float> values;  // oldest first
+    double newest = 0;
+  };
+  std::string counters_source;
+  std::vector<CounterStrip> counter_strips;
+  double counters_window_s = 10;
 };
 
 /// The square sizes the Size presets list offers.

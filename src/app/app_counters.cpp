@@ -1,0 +1,89 @@
+// app_counters.cpp — implements app_counters.hpp.
+#include "app/app_counters.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <vector>
+
+#include "app/options.hpp"
+#include "app/run_figures.hpp"
+#include "control/gpu_facts.hpp"
+#include "core/error.hpp"
+#include "counters/fake_source.hpp"
+#include "counters/nvml_source.hpp"
+
+namespace ls::app {
+
+namespace {
+
+/// The CUDA devices the engine's display and instances use.
+std::vector<int> devices_in_use(const Engine& engine) {
+  std::set<int> devices;
+  if (engine.cuda_device() >= 0) devices.insert(engine.cuda_device());
+  for (std::size_t i = 0; i < engine.size(); ++i)
+    for (const int d : engine.instance_devices(i)) devices.insert(d);
+  return {devices.begin(), devices.end()};
+}
+
+/// Where there are no counters, a --counters-csv file still gets its header (so a path that
+/// cannot be written is refused as it would be with counters), and the user is told why it stays
+/// empty.
+void header_only_csv(const std::string& path, const std::string& why) {
+  if (path.empty()) return;
+  std::ofstream csv(path, std::ios::out | std::ios::trunc);
+  if (!csv) throw InputError("--counters-csv " + path + ": cannot write it (" + std::strerror(errno) + ")");
+  csv << "time_ms,gpu,counter,value\n";
+  std::cerr << "lifestreams: note: --counters-csv " << path << " gets no readings: " << why << "\n";
+}
+
+}  // namespace
+
+AppCounters::AppCounters(const Options& options, const Engine& engine) {
+  start(options, engine);
+  if (!sampler_) header_only_csv(options.counters_csv, off_reason_);
+}
+
+void AppCounters::start(const Options& options, const Engine& engine) {
+  if (options.counters == "off") {
+    off_ = true;
+    off_reason_ = "--counters off";
+    return;
+  }
+  const std::vector<int> devices = devices_in_use(engine);
+  counters::SamplerOptions sampling;
+  sampling.csv_path = options.counters_csv;
+  if (options.test_counters_fake) {
+    sampler_ = std::make_unique<counters::CounterSampler>(
+        std::make_unique<counters::FakeSource>(devices.empty() ? std::vector<int>{0} : devices), sampling);
+    return;
+  }
+  if (engine.backend() != "cuda" || devices.empty()) {
+    off_reason_ = "no GPU in use (the instances run on the CPU engine)";
+    return;
+  }
+  std::vector<counters::NvmlGpu> gpus;
+  for (const int d : devices) gpus.push_back(counters::NvmlGpu{d, pci_bus_id(d)});
+  std::string why;
+  std::unique_ptr<counters::NvmlSource> nvml = counters::NvmlSource::open(gpus, why);
+  if (!nvml) {
+    off_reason_ = why;
+    return;
+  }
+  sampler_ = std::make_unique<counters::CounterSampler>(std::move(nvml), sampling);
+}
+
+std::string AppCounters::source_line() const {
+  if (sampler_) return sampler_->source_line();
+  return (off_ ? "off: " : "none: ") + off_reason_;
+}
+
+void AppCounters::report(RunFigures& figures) const {
+  figures.counters_source = source_line();
+  figures.counter_means.clear();
+  if (sampler_) figures.counter_means = sampler_->means();
+}
+
+}  // namespace ls::app

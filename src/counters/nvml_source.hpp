@@ -1,0 +1,42 @@
+// nvml_source.hpp — clocks and power from NVML, the driver's management library
+// (libnvidia-ml.so.1), opened at run time: its header is not part of the CUDA Toolkit, so the few
+// entry points used are declared here from NVML's documented API.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "counters/counter_source.hpp"
+
+namespace ls::counters {
+
+struct NvmlGpu {
+  int cuda_device = 0;
+  std::string pci_bus_id;  ///< as cudaDeviceGetPCIBusId gives it ("0000:1B:00.0")
+};
+
+class NvmlSource final : public CounterSource {
+ public:
+  /// Opens NVML and finds each GPU by its PCI bus id. Returns null, with `why` set to one line,
+  /// when NVML is missing or knows none of them.
+  static std::unique_ptr<NvmlSource> open(const std::vector<NvmlGpu>& gpus, std::string& why);
+  ~NvmlSource() override;
+
+  std::string name() const override { return "NVML"; }
+  std::vector<Counter> counters() const override { return {Counter::sm_clock_mhz, Counter::power_w}; }
+  bool read(double t_ms, std::vector<Sample>& out) override;
+  std::string why() const override { return why_; }
+  /// NVML's power reading is updated every few milliseconds at best.
+  double period_ms() const override { return 5.0; }
+
+  struct Api;
+
+ private:
+  NvmlSource() = default;
+  std::unique_ptr<Api> api_;
+  std::vector<std::pair<int, void*>> devices_;  // CUDA device, nvmlDevice_t
+  std::string why_;
+};
+
+}  // namespace ls::counters

@@ -1,0 +1,87 @@
+// sampler.hpp — reads a CounterSource on a thread of its own, as often as the source allows, and
+// keeps the last seconds of readings for the panel, running means for the report, and optionally
+// every reading in a CSV file. The frame loop only copies what is kept (a short lock); it never
+// waits for a read and the sampler never waits for a frame.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "counters/counter_source.hpp"
+
+namespace ls::counters {
+
+struct SamplerOptions {
+  /// Readings older than this are dropped from the kept window (not from the means or the CSV).
+  double keep_ms = 10000;
+  /// Where every reading goes as `time_ms,gpu,counter,value` lines; empty: no file.
+  std::string csv_path;
+  /// After a failed read, the next try comes this much later (a counter unit held by another
+  /// profiler frees up now and then).
+  double retry_ms = 1000;
+};
+
+class CounterSampler {
+ public:
+  /// Opens the CSV (InputError naming the file when it cannot be written) and starts the thread.
+  CounterSampler(std::unique_ptr<CounterSource> source, SamplerOptions options = {});
+  /// stop().
+  ~CounterSampler();
+  CounterSampler(const CounterSampler&) = delete;
+  CounterSampler& operator=(const CounterSampler&) = delete;
+
+  /// Stops the thread and closes the CSV, every reading counted by reads() in it. Idempotent.
+  void stop();
+  /// The sampler's clock (ms since it started): the readings' time axis.
+  double now_ms() const;
+  /// The kept readings taken at or after `from_ms`, oldest first.
+  std::vector<Sample> since(double from_ms) const;
+  /// The mean of every (gpu, counter) over all readings since `from_ms` (running sums, not the
+  /// kept window); a pair never read is absent.
+  std::map<std::pair<int, Counter>, double> means() const;
+  /// Restarts the running means (the report's frames begin).
+  void reset_means();
+  /// The source's name, or "<name>: <why>" while its reads fail.
+  std::string source_line() const;
+  std::vector<Counter> counters() const { return counters_; }
+  /// Successful reads so far.
+  std::uint64_t reads() const { return reads_.load(); }
+  /// Readings per second over the reads so far (0 before two).
+  double reads_per_second() const;
+
+ private:
+  void loop();
+  void keep(const std::vector<Sample>& batch, double t_ms);
+
+  std::unique_ptr<CounterSource> source_;
+  SamplerOptions options_;
+  std::vector<Counter> counters_;
+  std::string name_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::ofstream csv_;
+
+  mutable std::mutex mutex_;  // guards what follows, up to the thread
+  std::deque<Sample> kept_;
+  std::map<std::pair<int, Counter>, std::pair<double, std::uint64_t>> sums_;
+  std::string why_;
+  double first_read_ms_ = -1, last_read_ms_ = -1;
+  bool stopping_ = false;
+  std::condition_variable wake_;
+
+  std::atomic<std::uint64_t> reads_{0};
+  std::thread thread_;
+};
+
+}  // namespace ls::counters

@@ -1,0 +1,103 @@
+// test_sampler.cpp — the counter sampler over the fake source: every reading of every GPU is kept
+// for the window and summed into exact means, the CSV holds one line per reading after its header,
+// an unwritable CSV is refused naming the file, and a busy source is named, then tried again.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "core/error.hpp"
+#include "counters/fake_source.hpp"
+#include "counters/sampler.hpp"
+
+namespace ls::counters {
+namespace {
+
+/// Waits (without a deadline that could fail a slow machine's run, up to a minute) until `done`.
+template <typename Done>
+void wait_for(Done done) {
+  for (int i = 0; i < 60000 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+TEST(CounterSampler, KeepsEveryReadingOfEveryGpuAndAveragesThemExactly) {
+  CounterSampler sampler(std::make_unique<FakeSource>(std::vector<int>{0, 2}));
+  wait_for([&] { return sampler.reads() >= 5; });
+  const std::vector<Sample> kept = sampler.since(0);
+  ASSERT_GE(kept.size(), 5u * 2 * kAllCounters.size());
+  std::set<std::pair<int, Counter>> seen;
+  for (const Sample& s : kept) {
+    seen.insert({s.gpu, s.counter});
+    EXPECT_EQ(s.value, fake_value(s.counter, s.gpu));
+  }
+  EXPECT_EQ(seen.size(), 2 * kAllCounters.size());
+  for (std::size_t i = 1; i < kept.size(); ++i) EXPECT_LE(kept[i - 1].t_ms, kept[i].t_ms);
+  const auto means = sampler.means();
+  EXPECT_EQ(means.size(), 2 * kAllCounters.size());
+  for (const auto& [key, mean] : means) EXPECT_DOUBLE_EQ(mean, fake_value(key.second, key.first));
+  EXPECT_EQ(sampler.source_line(), "fake");
+}
+
+TEST(CounterSampler, TheWindowKeepsOnlyItsLastMilliseconds) {
+  SamplerOptions o;
+  o.keep_ms = 20;
+  CounterSampler sampler(std::make_unique<FakeSource>(std::vector<int>{0}, 1.0), o);
+  wait_for([&] { return sampler.now_ms() > 200 && sampler.reads() >= 10; });
+  const std::vector<Sample> kept = sampler.since(0);
+  ASSERT_FALSE(kept.empty());
+  // Dropped when a newer reading came more than keep_ms after them.
+  EXPECT_GE(kept.front().t_ms, kept.back().t_ms - o.keep_ms);
+  EXPECT_GT(kept.front().t_ms, 100.0);
+}
+
+TEST(CounterSampler, TheCsvHasOneLinePerReading) {
+  const auto path = std::filesystem::temp_directory_path() / "lifestreams-counters-test.csv";
+  std::uint64_t reads = 0;
+  {
+    SamplerOptions o;
+    o.csv_path = path.string();
+    CounterSampler sampler(std::make_unique<FakeSource>(std::vector<int>{1}), o);
+    wait_for([&] { return sampler.reads() >= 3; });
+    sampler.stop();  // every read counted is in the file
+    reads = sampler.reads();
+  }
+  std::ifstream in(path);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line, "time_ms,gpu,counter,value");
+  std::uint64_t lines = 0;
+  while (std::getline(in, line)) {
+    ++lines;
+    EXPECT_NE(line.find(",1,"), std::string::npos) << line;
+  }
+  EXPECT_EQ(lines, reads * kAllCounters.size());
+  std::filesystem::remove(path);
+}
+
+TEST(CounterSampler, AnUnwritableCsvIsRefusedNamingTheFile) {
+  SamplerOptions o;
+  o.csv_path = "/nonexistent-folder/counters.csv";
+  try {
+    CounterSampler sampler(std::make_unique<FakeSource>(std::vector<int>{0}), o);
+    ADD_FAILURE() << "the CSV was taken";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent-folder/counters.csv"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CounterSampler, ABusySourceIsNamedAndTriedAgain) {
+  SamplerOptions o;
+  o.retry_ms = 50;
+  CounterSampler sampler(std::make_unique<FakeSource>(std::vector<int>{0}, 1.0, 2), o);
+  wait_for([&] { return sampler.source_line() != "fake" || sampler.reads() > 0; });
+  EXPECT_EQ(sampler.reads(), 0u);
+  EXPECT_EQ(sampler.source_line(), "fake: the fake counter unit is busy");
+  wait_for([&] { return sampler.reads() > 0; });
+  EXPECT_EQ(sampler.source_line(), "fake");
+}
+
+}  // namespace
+}  // namespace ls::counters
