@@ -54,6 +54,8 @@ int App::run() {
 
 int App::loop() {
   const long long frame_limit = options_.frames.value_or(options_.headless && !script_ ? 120 : -1);
+  // The report's counter means are over the frames it reports, not the set-up before them.
+  if (counters_ && counters_->sampler()) counters_->sampler()->reset_means();
   const auto loop_start = Clock::now();
   while (true) {
     // Poll: the window's events (queued for the frame's input step), then the script's lines up

@@ -12,6 +12,10 @@
 #include "app/run_figures.hpp"
 #include "control/gpu_facts.hpp"
 #include "core/error.hpp"
+#include "counters/composite_source.hpp"
+#if defined(LIFESTREAMS_HAVE_CUPTI)
+#include "counters/cupti_source.hpp"
+#endif
 #include "counters/fake_source.hpp"
 #include "counters/nvml_source.hpp"
 
@@ -64,19 +68,35 @@ void AppCounters::start(const Options& options, const Engine& engine) {
     off_reason_ = "no GPU in use (the instances run on the CPU engine)";
     return;
   }
+  // CUPTI's PM sampling for the SM and memory counters, NVML for clocks and power: each that opens.
+  std::vector<std::unique_ptr<counters::CounterSource>> parts;
+#if defined(LIFESTREAMS_HAVE_CUPTI)
+  std::string cupti_why;
+  if (auto cupti = counters::CuptiSource::open(devices, cupti_why))
+    parts.push_back(std::move(cupti));
+  else
+    missing_ = "CUPTI PM sampling: " + cupti_why;
+#else
+  missing_ = "CUPTI PM sampling: this build has no CUPTI headers";
+#endif
   std::vector<counters::NvmlGpu> gpus;
   for (const int d : devices) gpus.push_back(counters::NvmlGpu{d, pci_bus_id(d)});
-  std::string why;
-  std::unique_ptr<counters::NvmlSource> nvml = counters::NvmlSource::open(gpus, why);
-  if (!nvml) {
-    off_reason_ = why;
+  std::string nvml_why;
+  if (auto nvml = counters::NvmlSource::open(gpus, nvml_why))
+    parts.push_back(std::move(nvml));
+  else
+    missing_ += (missing_.empty() ? "" : "; ") + std::string("NVML: ") + nvml_why;
+  if (parts.empty()) {
+    off_reason_ = missing_;
+    missing_.clear();
     return;
   }
-  sampler_ = std::make_unique<counters::CounterSampler>(std::move(nvml), sampling);
+  sampler_ = std::make_unique<counters::CounterSampler>(
+      std::make_unique<counters::CompositeSource>(std::move(parts)), sampling);
 }
 
 std::string AppCounters::source_line() const {
-  if (sampler_) return sampler_->source_line();
+  if (sampler_) return sampler_->source_line() + (missing_.empty() ? "" : " (none from " + missing_ + ")");
   return (off_ ? "off: " : "none: ") + off_reason_;
 }
 

@@ -33,6 +33,7 @@ class AppCounters {
   std::unique_ptr<counters::CounterSampler> sampler_;
   bool off_ = false;        // --counters off
   std::string off_reason_;  // why there is no sampler
+  std::string missing_;     // the sources that did not open, and why, beside a sampler
 };
 
 }  // namespace ls::app

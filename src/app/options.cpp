@@ -84,8 +84,8 @@ void define_options(CLI::App& cli, Options& o, OptionText& a) {
                  "each to the host and uploads it with glTexSubImage2D, for comparison)")
       ->type_name("PATH");
   cli.add_option("--counters", o.counters,
-                 "on (default) or off: sample each GPU's counters (NVML: SM clock, power) while the app "
-                 "runs, for the panel and the --report")
+                 "on (default) or off: sample each GPU's counters (CUPTI PM sampling: SM activity, DRAM, "
+                 "NVLink, PCIe; NVML: SM clock, power) while the app runs, for the panel and the --report")
       ->type_name("on|off");
   cli.add_option("--counters-csv", o.counters_csv,
                  "write every counter reading to FILE (time_ms,gpu,counter,value)")
