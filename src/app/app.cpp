@@ -237,6 +237,7 @@ void App::fill_panel_model() {
 }
 
 void App::fill_counter_strips() {
+  model_.counters_on = options_.counters == "on";
   model_.counters_source = counters_ ? counters_->source_line() : std::string();
   model_.counter_strips.clear();
   counters::CounterSampler* sampler = counters_ ? counters_->sampler() : nullptr;
@@ -379,6 +380,14 @@ void App::apply_effects(const Effects& fx) {
   if (fx.vsync) {
     if (window_) window_->set_vsync(*fx.vsync);
     model_.vsync = window_ ? *fx.vsync : false;
+  }
+  if (fx.counters && (*fx.counters != (options_.counters == "on"))) {
+    // Stopped, or started again on the GPUs in use now; the --counters-csv file covers the first
+    // sampler only (starting again would overwrite it).
+    options_.counters = *fx.counters ? "on" : "off";
+    options_.counters_csv.clear();
+    counters_.reset();
+    counters_ = std::make_unique<AppCounters>(options_, *engine_);
   }
   if (!fx.message.empty()) model_.message = fx.message;
 }

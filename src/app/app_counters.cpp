@@ -53,7 +53,6 @@ AppCounters::AppCounters(const Options& options, const Engine& engine) {
 void AppCounters::start(const Options& options, const Engine& engine) {
   if (options.counters == "off") {
     off_ = true;
-    off_reason_ = "--counters off";
     return;
   }
   const std::vector<int> devices = devices_in_use(engine);
@@ -97,7 +96,7 @@ void AppCounters::start(const Options& options, const Engine& engine) {
 
 std::string AppCounters::source_line() const {
   if (sampler_) return sampler_->source_line() + (missing_.empty() ? "" : " (none from " + missing_ + ")");
-  return (off_ ? "off: " : "none: ") + off_reason_;
+  return off_ ? std::string("off") : "none: " + off_reason_;
 }
 
 void AppCounters::report(RunFigures& figures) const {

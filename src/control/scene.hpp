@@ -49,6 +49,7 @@ struct Effects {
   std::optional<std::string> screenshot;  // take one of the next frame ("" = numbered name)
   bool quit = false;
   std::optional<bool> vsync;
+  std::optional<bool> counters;  // sample the GPUs' hardware counters, or stop
   std::string message;  // a status line for the panel ("saved x.rle")
 };
 
@@ -147,6 +148,7 @@ class Scene {
   // Commands with steps of their own (scene_execute.cpp).
   /// Every target's variant, or none of them (rolled back when one is refused).
   void set_variant(const cmd::SetVariant& c);
+  void set_rule(const cmd::SetRule& c);
   /// `generations` more, in chunks; counted for take_stepped_cells.
   void step(long long generations);
   void set_generations_per_launch(const cmd::GensPerLaunch& c);

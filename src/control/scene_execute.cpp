@@ -77,9 +77,7 @@ Effects Scene::apply(const Command& command) {
         } else if constexpr (std::is_same_v<T, cmd::SetVariant>) {
           set_variant(c);
         } else if constexpr (std::is_same_v<T, cmd::SetRule>) {
-          const auto ids = targets(c.target);
-          for (std::size_t i : ids) engine_.set_rule(i, c.rule);
-          if (c.target.all) settings_.rule = c.rule;
+          set_rule(c);
         } else if constexpr (std::is_same_v<T, cmd::Pause>) {
           paused_ = true;
         } else if constexpr (std::is_same_v<T, cmd::Run>) {
@@ -136,6 +134,8 @@ Effects Scene::apply(const Command& command) {
           age_ = c.on;
         } else if constexpr (std::is_same_v<T, cmd::Panel>) {
           panel_visible_ = c.on;
+        } else if constexpr (std::is_same_v<T, cmd::Counters>) {
+          fx.counters = c.on;
         } else if constexpr (std::is_same_v<T, cmd::TimingPeriod>) {
           engine_.set_timing_period(c.frames);
         } else if constexpr (std::is_same_v<T, cmd::Devices>) {
@@ -146,6 +146,11 @@ Effects Scene::apply(const Command& command) {
       },
       command);
   return fx;
+}
+
+void Scene::set_rule(const cmd::SetRule& c) {
+  for (std::size_t i : targets(c.target)) engine_.set_rule(i, c.rule);
+  if (c.target.all) settings_.rule = c.rule;
 }
 
 void Scene::set_variant(const cmd::SetVariant& c) {

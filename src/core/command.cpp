@@ -248,6 +248,7 @@ constexpr Grammar kGrammar[] = {
     {"grid", "grid on|off", of_on_off<cmd::Grid>},
     {"age", "age on|off", of_on_off<cmd::Age>},
     {"panel", "panel on|off", of_on_off<cmd::Panel>},
+    {"counters", "counters on|off", of_on_off<cmd::Counters>},
     {"timing-period", "timing-period N", timing_period},
     {"devices", "devices I|all LIST", devices},
 };

@@ -120,6 +120,9 @@ struct Age {
 struct Panel {
   bool on;
 };  // panel on|off (hide the ImGui panel)
+struct Counters {
+  bool on;
+};  // counters on|off (sample the GPUs' hardware counters)
 struct TimingPeriod {
   int frames;
 };  // timing-period N (1..1000: time one frame in N)
@@ -134,7 +137,7 @@ using Command =
                  cmd::Load, cmd::Save, cmd::Zoom, cmd::Pan, cmd::Fit, cmd::SetCell, cmd::SetStreamMode,
                  cmd::Screenshot, cmd::ExpectAgree, cmd::ExpectHash, cmd::Quit, cmd::Size, cmd::Density,
                  cmd::Seed, cmd::SameSeed, cmd::GensPerFrame, cmd::GensPerLaunch, cmd::Reset, cmd::Vsync,
-                 cmd::Grid, cmd::Age, cmd::Panel, cmd::TimingPeriod, cmd::Devices>;
+                 cmd::Grid, cmd::Age, cmd::Panel, cmd::Counters, cmd::TimingPeriod, cmd::Devices>;
 
 // The ranges of the commands' arguments, each stated in one place and in one form, "WHAT must be
 // LO..HI, got VALUE": the parser refuses a script line with these checks and the executor a command
@@ -194,8 +197,8 @@ std::string read_script_file(const std::string& path);
 std::string format_command(const Command& command);
 
 /// Whether `command` only changes what a screen shows or when it draws (zoom, pan, fit, frames,
-/// screenshot, grid, panel, age, vsync): `lifestreams run --script`, which has no screen, refuses
-/// these.
+/// screenshot, grid, panel, age, vsync) or the app's GPU counters: `lifestreams run --script`, which
+/// has no screen, refuses these.
 bool needs_screen(const Command& command);
 
 }  // namespace ls

@@ -98,6 +98,8 @@ std::string format_command(const Command& command) {
           return "age " + on_off(c.on);
         else if constexpr (std::is_same_v<T, cmd::Panel>)
           return "panel " + on_off(c.on);
+        else if constexpr (std::is_same_v<T, cmd::Counters>)
+          return "counters " + on_off(c.on);
         else if constexpr (std::is_same_v<T, cmd::TimingPeriod>)
           return "timing-period " + std::to_string(c.frames);
         else if constexpr (std::is_same_v<T, cmd::Devices>)
@@ -115,7 +117,7 @@ bool needs_screen(const Command& command) {
         return std::is_same_v<T, cmd::Zoom> || std::is_same_v<T, cmd::Pan> || std::is_same_v<T, cmd::Fit> ||
                std::is_same_v<T, cmd::Frames> || std::is_same_v<T, cmd::Screenshot> ||
                std::is_same_v<T, cmd::Grid> || std::is_same_v<T, cmd::Panel> || std::is_same_v<T, cmd::Age> ||
-               std::is_same_v<T, cmd::Vsync>;
+               std::is_same_v<T, cmd::Vsync> || std::is_same_v<T, cmd::Counters>;
       },
       command);
 }

@@ -23,7 +23,12 @@ std::string value_text(const PanelModel::CounterStrip& s) {
 
 }  // namespace
 
-void draw_counters(const PanelModel& model, float scale) {
+void draw_counters(const PanelModel& model, float scale, std::vector<Command>& out) {
+  bool on = model.counters_on;
+  if (ImGui::Checkbox("sample", &on)) out.push_back(cmd::Counters{on});
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("read each GPU's counters on a thread of their own (counters on|off)");
+  ImGui::SameLine();
   ImGui::TextDisabled("source: %s", model.counters_source.c_str());
   if (model.counter_strips.empty()) return;
   const float height = 26.f * scale;

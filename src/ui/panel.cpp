@@ -83,7 +83,7 @@ void Panel::draw(const PanelModel& model, std::vector<Command>& out) {
           timeline_.draw(model.timeline, model.statuses, scale_, timeline_lines(model));
         }
         if (ImGui::CollapsingHeader("GPU counters", ImGuiTreeNodeFlags_DefaultOpen))
-          draw_counters(model, scale_);
+          draw_counters(model, scale_, out);
         if (ImGui::CollapsingHeader("Patterns")) patterns_.draw(model, selected_instance_, out);
       }
     }

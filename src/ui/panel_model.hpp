@@ -104,6 +104,7 @@ struct PanelModel {
     std::vector<float> values;  // oldest first
     double newest = 0;
   };
+  bool counters_on = true;  // sampling (the section's toggle: `counters on|off`)
   std::string counters_source;
   std::vector<CounterStrip> counter_strips;
   double counters_window_s = 10;

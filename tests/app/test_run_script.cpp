@@ -136,7 +136,7 @@ TEST(RunScript, NamesTheScriptAsGiven) {
 
 TEST(RunScript, RefusesEachCommandThatNeedsAScreenWithItsLineBeforeAnythingRuns) {
   for (const char* line : {"zoom 0 2", "pan 0 1 1", "fit all", "frames 3", "screenshot x.png", "grid off",
-                           "panel off", "age on", "vsync off"}) {
+                           "panel off", "age on", "vsync off", "counters off"}) {
     ScratchDir dir;
     dir.write("screen.script", std::string("pause\nsave 0 before.rle\n") + line + "\n");
     const Outcome r = run_app(dir, "run --backend cpu --width 64 --height 64 --script screen.script");

@@ -104,7 +104,7 @@ TEST(ScriptRunner, AFailingLineGivesItsStatusAndNamesItsLine) {
 
 TEST(ScriptRunner, EveryCommandThatNeedsAScreenIsRefusedNamingItsLine) {
   for (const char* line : {"zoom 0 2", "pan 0 1 1", "fit all", "frames 3", "screenshot x.png", "grid off",
-                           "panel off", "age on", "vsync off"}) {
+                           "panel off", "age on", "vsync off", "counters off"}) {
     const ScriptRunner script = runner(std::string("pause\nstep 1\n") + line + "\n");
     try {
       script.refuse_screen_commands();

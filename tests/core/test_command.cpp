@@ -69,6 +69,8 @@ TEST(Command, EveryCanonicalLinePrintsBackUnchanged) {
                          "age on",
                          "age off",
                          "panel off",
+                         "counters off",
+                         "counters on",
                          "timing-period 8",
                          "devices 3 1",
                          "devices all 0",
