@@ -50,7 +50,7 @@ struct Effects {
   bool quit = false;
   std::optional<bool> vsync;
   std::optional<bool> counters;  // sample the GPUs' hardware counters, or stop
-  std::string message;  // a status line for the panel ("saved x.rle")
+  std::string message;           // a status line for the panel ("saved x.rle")
 };
 
 /// A command that makes new instances (a size, a reset, a larger instance count), checked and

@@ -67,11 +67,13 @@ TEST(Counters, TheReportGivesEachCountersMeanAndTheSourceAndTheCsvEveryReading) 
 TEST(Counters, OffOrWithoutAGpuTheReportSaysWhyInOneLine) {
   ScratchDir dir;
   ASSERT_EQ(run_app(dir, std::string(kSmall) + " --counters off --report off.json").status, 0);
-  EXPECT_NE(dir.read("off.json").find("\"counters_source\": \"off\""), std::string::npos) << dir.read("off.json");
+  EXPECT_NE(dir.read("off.json").find("\"counters_source\": \"off\""), std::string::npos)
+      << dir.read("off.json");
   // The command turns them off and on again: the report then has the fake's means again.
   dir.write("toggle.script", "counters off\nframes 5\ncounters on\nframes 30\nquit\n");
-  ASSERT_EQ(run_app(dir, "--headless --backend cpu --instances 1 --width 64 --height 64 --test-counters-fake "
-                         "--script toggle.script --report toggled.json")
+  ASSERT_EQ(run_app(dir,
+                    "--headless --backend cpu --instances 1 --width 64 --height 64 --test-counters-fake "
+                    "--script toggle.script --report toggled.json")
                 .status,
             0);
   EXPECT_NE(dir.read("toggled.json").find("\"counters_source\": \"fake\""), std::string::npos)
