@@ -18,10 +18,15 @@
 #endif
 #include "counters/fake_source.hpp"
 #include "counters/nvml_source.hpp"
+#include "counters/retrying_source.hpp"
 
 namespace ls::app {
 
 namespace {
+
+/// How often CUPTI's PM sampling is tried again while it cannot start (another profiler holds
+/// the counters).
+constexpr double kCuptiRetryMs = 10000;
 
 /// The CUDA devices the engine's display and instances use.
 std::vector<int> devices_in_use(const Engine& engine) {
@@ -70,11 +75,13 @@ void AppCounters::start(const Options& options, const Engine& engine) {
   // CUPTI's PM sampling for the SM and memory counters, NVML for clocks and power: each that opens.
   std::vector<std::unique_ptr<counters::CounterSource>> parts;
 #if defined(LIFESTREAMS_HAVE_CUPTI)
-  std::string cupti_why;
-  if (auto cupti = counters::CuptiSource::open(devices, cupti_why))
-    parts.push_back(std::move(cupti));
-  else
-    missing_ = "CUPTI PM sampling: " + cupti_why;
+  // Another profiler may hold the counter unit now and free it later: tried again now and then.
+  parts.push_back(std::make_unique<counters::RetryingSource>(
+      "CUPTI PM sampling",
+      [devices](std::string& why) -> std::unique_ptr<counters::CounterSource> {
+        return counters::CuptiSource::open(devices, why);
+      },
+      kCuptiRetryMs));
 #else
   missing_ = "CUPTI PM sampling: this build has no CUPTI headers";
 #endif

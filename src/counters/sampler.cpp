@@ -46,7 +46,7 @@ void CounterSampler::loop() {
     const bool ok = source_->read(t, batch);  // outside the lock: a read may take its time
     double wait_ms = source_->period_ms();
     if (ok) {
-      keep(batch, t);
+      keep(batch, t, source_->why());
       if (csv_.is_open())
         for (const Sample& s : batch)
           csv_ << s.t_ms << ',' << s.gpu << ',' << counter_name(s.counter) << ',' << s.value << '\n';
@@ -64,9 +64,9 @@ void CounterSampler::loop() {
   }
 }
 
-void CounterSampler::keep(const std::vector<Sample>& batch, double t_ms) {
+void CounterSampler::keep(const std::vector<Sample>& batch, double t_ms, std::string why) {
   std::lock_guard<std::mutex> lock(mutex_);
-  why_.clear();
+  why_ = std::move(why);  // a source of several parts may read while one of them cannot
   if (first_read_ms_ < 0) first_read_ms_ = t_ms;
   last_read_ms_ = t_ms;
   for (const Sample& s : batch) {

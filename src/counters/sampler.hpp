@@ -63,7 +63,7 @@ class CounterSampler {
 
  private:
   void loop();
-  void keep(const std::vector<Sample>& batch, double t_ms);
+  void keep(const std::vector<Sample>& batch, double t_ms, std::string why);
 
   std::unique_ptr<CounterSource> source_;
   SamplerOptions options_;

@@ -28,8 +28,10 @@ void draw_counters(const PanelModel& model, float scale, std::vector<Command>& o
   if (ImGui::Checkbox("sample", &on)) out.push_back(cmd::Counters{on});
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("read each GPU's counters on a thread of their own (counters on|off)");
-  ImGui::SameLine();
-  ImGui::TextDisabled("source: %s", model.counters_source.c_str());
+  // The source, and why a part of it reads nothing, wrapped: the reason is the point of the line.
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("source: %s", model.counters_source.c_str());
+  ImGui::PopStyleColor();
   if (model.counter_strips.empty()) return;
   const float height = 26.f * scale;
   int gpu = -1;
