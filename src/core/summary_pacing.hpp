@@ -16,12 +16,15 @@
 
 namespace ls {
 
-/// Summaries may take this fraction of an instance's stream work per frame (on average).
-inline constexpr double kSummaryBudget = 0.10;
+/// Summaries may take this fraction of an instance's stream work per frame (on average). A huge
+/// lattice's summary holds the frame it runs in (it cannot be spread: the buffer it reads is
+/// rewritten two generations later), so the frame rate is at best 1 / (1 + kSummaryBudget) of the
+/// step rate: 5% keeps it above 0.9 with the display's share on top.
+inline constexpr double kSummaryBudget = 0.05;
 /// Stream work below this counts as this much: a summary of up to kSummaryBudget * kSummaryFloorMs
 /// (50 us) runs every frame however little the instance's frame costs (the app's frame costs the
 /// host about a millisecond anyway, and the cross-check wants fresh hashes).
-inline constexpr double kSummaryFloorMs = 0.5;
+inline constexpr double kSummaryFloorMs = 1.0;
 /// At most this many frames between summaries, whatever the estimate says, so that a summary
 /// always comes eventually (a bad estimate cannot starve the cross-check).
 inline constexpr int kMaxSummaryEvery = 1000;
