@@ -27,11 +27,10 @@ bool CompositeSource::read(double t_ms, std::vector<Sample>& out) {
   bool any = false;
   why_.clear();
   for (const auto& p : parts_) {
-    if (p->read(t_ms, out)) {
-      any = true;
-    } else {
-      why_ += (why_.empty() ? "" : "; ") + p->name() + ": " + p->why();
-    }
+    const bool read = p->read(t_ms, out);
+    any = any || read;
+    // A part that read may still say why some of it did not (one GPU of several).
+    if (!read || !p->why().empty()) why_ += (why_.empty() ? "" : "; ") + p->name() + ": " + p->why();
   }
   return any;
 }

@@ -103,6 +103,7 @@ struct CuptiSource::Device {
   std::vector<std::uint8_t> availability, config, data;
   std::size_t next = 0;  // the first sample of `data` not yet evaluated
   bool started = false;
+  const char* failed_call = "";  // the CUPTI call configure() or set_config() stopped at
 
   ~Device() {
     if (started) {
@@ -134,6 +135,7 @@ struct CuptiSource::Device {
     hi.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
     hi.pChipName = chip;
     hi.pCounterAvailabilityImage = availability.data();
+    failed_call = "cuptiProfilerHostInitialize";
     if (const CUptiResult r = api->cuptiProfilerHostInitialize(&hi); r != CUPTI_SUCCESS) return r;
     host = hi.pHostObject;
     auto am = sized<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
@@ -141,10 +143,12 @@ struct CuptiSource::Device {
     am.pHostObject = host;
     am.ppMetricNames = const_cast<const char**>(metrics.data());
     am.numMetrics = metrics.size();
+    failed_call = "cuptiProfilerHostConfigAddMetrics";
     if (const CUptiResult r = api->cuptiProfilerHostConfigAddMetrics(&am); r != CUPTI_SUCCESS) return r;
     auto cs = sized<CUpti_Profiler_Host_GetConfigImageSize_Params>(
         CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
     cs.pHostObject = host;
+    failed_call = "cuptiProfilerHostGetConfigImageSize";
     if (const CUptiResult r = api->cuptiProfilerHostGetConfigImageSize(&cs); r != CUPTI_SUCCESS) return r;
     config.assign(cs.configImageSize, 0);
     auto ci = sized<CUpti_Profiler_Host_GetConfigImage_Params>(
@@ -152,6 +156,7 @@ struct CuptiSource::Device {
     ci.pHostObject = host;
     ci.configImageSize = config.size();
     ci.pConfigImage = config.data();
+    failed_call = "cuptiProfilerHostGetConfigImage";
     return api->cuptiProfilerHostGetConfigImage(&ci);
   }
 
@@ -164,6 +169,7 @@ struct CuptiSource::Device {
     p.samplingInterval = kIntervalNs;
     p.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
     p.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_LATEST;
+    failed_call = "cuptiPmSamplingSetConfig";
     return api->cuptiPmSamplingSetConfig(&p);
   }
 
@@ -198,7 +204,7 @@ std::string CuptiSource::Device::choose_metrics(const char* chip) {
     if (r == CUPTI_SUCCESS) break;
     valid.pop_back();
   }
-  if (valid.empty()) return "cuptiPmSamplingSetConfig: " + api->text(r);
+  if (valid.empty()) return std::string(failed_call) + ": " + api->text(r);
   plans = valid;
   return {};
 }

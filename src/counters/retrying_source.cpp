@@ -33,7 +33,7 @@ bool RetryingSource::read(double t_ms, std::vector<Sample>& out) {
   if (!source_ && t_ms - last_try_ms_ >= retry_ms_) try_open(t_ms);
   if (!source_) return false;
   if (source_->read(t_ms, out)) {
-    why_.clear();
+    why_ = source_->why();  // a part of it (one GPU) may read nothing
     return true;
   }
   // It stopped reading (its counter unit taken): closed, and reopened like a first open.

@@ -2,7 +2,10 @@
 #include "counters/sampler.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <iterator>
+#include <string_view>
 
 #include "core/error.hpp"
 
@@ -43,24 +46,43 @@ void CounterSampler::loop() {
   for (;;) {
     const double t = now_ms();
     batch.clear();
-    const bool ok = source_->read(t, batch);  // outside the lock: a read may take its time
-    double wait_ms = source_->period_ms();
-    if (ok) {
-      keep(batch, t, source_->why());
-      if (csv_.is_open())
-        for (const Sample& s : batch)
-          csv_ << s.t_ms << ',' << s.gpu << ',' << counter_name(s.counter) << ',' << s.value << '\n';
-      reads_.fetch_add(1);
-    } else {
+    bool ok = false;
+    double wait_ms = options_.retry_ms;
+    std::string failure;
+    try {
+      ok = source_->read(t, batch);  // outside the lock: a read may take its time
+      if (ok) {
+        wait_ms = source_->period_ms();
+        keep(batch, t, source_->why());
+        if (csv_.is_open()) write_csv(batch);
+        reads_.fetch_add(1);
+      } else {
+        failure = source_->why();
+      }
+    } catch (const std::exception& e) {  // a source that throws is a failed read, tried again later
+      ok = false;
+      failure = e.what();
+    }
+    if (!ok) {
       std::lock_guard<std::mutex> lock(mutex_);
-      why_ = source_->why();
-      if (why_.empty()) why_ = "no reading";
-      wait_ms = options_.retry_ms;
+      why_ = failure.empty() ? "no reading" : failure;
     }
     std::unique_lock<std::mutex> lock(mutex_);
     const auto until = start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                     std::chrono::duration<double, std::milli>(t + wait_ms));
     if (wake_.wait_until(lock, until, [this] { return stopping_; })) return;
+  }
+}
+
+void CounterSampler::write_csv(const std::vector<Sample>& batch) {
+  // Milliseconds to the microsecond however long the run (the stream's 6 significant digits would
+  // merge 1 ms samples after 100 s), values to 9 significant digits.
+  char line[128];
+  for (const Sample& s : batch) {
+    const std::string_view name = counter_name(s.counter);
+    std::snprintf(line, sizeof line, "%.3f,%d,%.*s,%.9g\n", s.t_ms, s.gpu, static_cast<int>(name.size()),
+                  name.data(), s.value);
+    csv_ << line;
   }
 }
 
@@ -80,9 +102,9 @@ void CounterSampler::keep(const std::vector<Sample>& batch, double t_ms, std::st
 
 std::vector<Sample> CounterSampler::since(double from_ms) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<Sample> out;
-  for (auto it = kept_.rbegin(); it != kept_.rend() && it->t_ms >= from_ms; ++it) out.push_back(*it);
-  return {out.rbegin(), out.rend()};
+  auto first = kept_.end();
+  while (first != kept_.begin() && std::prev(first)->t_ms >= from_ms) --first;
+  return {first, kept_.end()};
 }
 
 std::map<std::pair<int, Counter>, double> CounterSampler::means() const {

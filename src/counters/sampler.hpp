@@ -64,6 +64,7 @@ class CounterSampler {
  private:
   void loop();
   void keep(const std::vector<Sample>& batch, double t_ms, std::string why);
+  void write_csv(const std::vector<Sample>& batch);
 
   std::unique_ptr<CounterSource> source_;
   SamplerOptions options_;

@@ -223,9 +223,8 @@ void SplitEngine::step_history(std::size_t index, std::vector<float>& out) const
 void SplitEngine::request_summaries() {
   for (auto& e : instances_) {
     SplitLattice& l = *e->lattice;
-    const std::optional<StateSummary> newest = l.newest_summary();  // a poll; measures a finished one
-    const bool in_flight =
-        e->asked_generation != ~std::uint64_t{0} && (!newest || newest->generation != e->asked_generation);
+    l.newest_summary();  // a poll; reads and measures a finished one
+    const bool in_flight = l.summary_pending();
     if (const auto ms = l.take_summary_ms()) e->pacer.observe_cost(*ms);
     // One summary at a time: another queued behind one still running adds its whole cost to the
     // bands' streams and replaces the running one's result before it is read.

@@ -122,6 +122,8 @@ class SplitLattice : NonCopyable {
   /// The GPU time of the newest finished summary (the slowest band's), once: set when
   /// newest_summary() first reads a finished one, cleared by this call (summary pacing).
   std::optional<double> take_summary_ms();
+  /// A summary was asked (request_summary, summarize) and newest_summary() has not read it yet.
+  bool summary_pending() const { return !requested_seen_; }
 
   /// Starts a host snapshot of the whole lattice (its rows in the bit layout, each band's copied
   /// on its stream into one of two pinned buffers) unless one is in flight; never waits but for

@@ -54,6 +54,18 @@ TEST(SplitSummaries, ALargeSplitLatticesSummariesArePacedByTheirCostAndExact) {
   EXPECT_GT(s.summary_every, 1);
   EXPECT_GE(summaries, 2);
   EXPECT_LE(summaries, kFrames / s.summary_every + 2) << summaries << " summaries";
+
+  // A blocking summary between frames (a script's expect-hash) leaves the pacing as it was: the
+  // paced summaries still come after it.
+  const std::uint64_t blocking = engine.summarize(0).generation;
+  for (int f = 0; f < 2 * s.summary_every + 2; ++f) {
+    engine.step(1);
+    engine.request_summaries();
+    engine.finish();
+  }
+  const InstanceStatus after = engine.status(0);
+  ASSERT_TRUE(after.summary.has_value());
+  EXPECT_GT(after.summary->generation, blocking);
 }
 
 }  // namespace
