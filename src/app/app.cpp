@@ -19,7 +19,6 @@
 #include "control/numbered_path.hpp"
 #include "core/error.hpp"
 #include "core/trace.hpp"
-#include "counters/strips.hpp"
 #include "render/image.hpp"
 #include "render/paths.hpp"
 #include "ui/engine_figures.hpp"
@@ -242,10 +241,7 @@ void App::fill_counter_strips() {
   model_.counter_strips.clear();
   counters::CounterSampler* sampler = counters_ ? counters_->sampler() : nullptr;
   if (!sampler) return;
-  const double window_ms = model_.counters_window_s * 1000.0;
-  const double now = sampler->now_ms();
-  for (const counters::Strip& s :
-       counters::strips(sampler->since(now - window_ms), now, window_ms, kCounterPoints))
+  for (const counters::Strip& s : sampler->strips(model_.counters_window_s * 1000.0, kCounterPoints))
     model_.counter_strips.push_back(ui::PanelModel::CounterStrip{
         s.gpu, std::string(counters::counter_name(s.counter)), std::string(counters::counter_unit(s.counter)),
         counters::is_fraction(s.counter), s.values, s.newest});

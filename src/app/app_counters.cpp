@@ -1,11 +1,7 @@
 // app_counters.cpp — implements app_counters.hpp.
 #include "app/app_counters.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iostream>
-#include <set>
 #include <vector>
 
 #include "app/options.hpp"
@@ -28,23 +24,12 @@ namespace {
 /// the counters).
 constexpr double kCuptiRetryMs = 10000;
 
-/// The CUDA devices the engine's display and instances use.
-std::vector<int> devices_in_use(const Engine& engine) {
-  std::set<int> devices;
-  if (engine.cuda_device() >= 0) devices.insert(engine.cuda_device());
-  for (std::size_t i = 0; i < engine.size(); ++i)
-    for (const int d : engine.instance_devices(i)) devices.insert(d);
-  return {devices.begin(), devices.end()};
-}
-
 /// Where there are no counters, a --counters-csv file still gets its header (so a path that
 /// cannot be written is refused as it would be with counters), and the user is told why it stays
 /// empty.
 void header_only_csv(const std::string& path, const std::string& why) {
   if (path.empty()) return;
-  std::ofstream csv(path, std::ios::out | std::ios::trunc);
-  if (!csv) throw InputError("--counters-csv " + path + ": cannot write it (" + std::strerror(errno) + ")");
-  csv << "time_ms,gpu,counter,value\n";
+  counters::open_counter_csv(path);
   std::cerr << "lifestreams: note: --counters-csv " << path << " gets no readings: " << why << "\n";
 }
 

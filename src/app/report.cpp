@@ -46,10 +46,8 @@ std::string counters_object(const RunFigures& f, int device) {
 /// memory (asked now, once) and its part of the frame figures (means over the frames that timed
 /// it; null for a GPU no timed frame reached).
 std::string gpus_array(const Engine& engine, const RunFigures& f) {
-  std::set<int> devices;
-  if (engine.cuda_device() >= 0) devices.insert(engine.cuda_device());
-  for (std::size_t i = 0; i < engine.size(); ++i)
-    for (const int d : engine.instance_devices(i)) devices.insert(d);
+  const std::vector<int> in_use = devices_in_use(engine);
+  std::set<int> devices(in_use.begin(), in_use.end());
   for (const auto& [key, mean] : f.counter_means) devices.insert(key.first);
   std::string out = "[";
   for (const int d : devices) {

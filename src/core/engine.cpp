@@ -1,6 +1,7 @@
 // engine.cpp — names of variants and stream modes; cross-check origins.
 #include "core/engine.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -162,6 +163,18 @@ std::uint64_t rule_change_origin(std::uint64_t origin, const Rule& rule, std::ui
 std::uint64_t unique_origin() {
   static std::atomic<std::uint64_t> next{1};
   return kUniqueBit | next.fetch_add(1);
+}
+
+std::vector<int> devices_in_use(const Engine& engine) {
+  std::vector<int> out;
+  const auto add = [&](int d) {
+    if (d >= 0 && std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+  };
+  add(engine.cuda_device());
+  for (std::size_t i = 0; i < engine.size(); ++i)
+    for (const int d : engine.instance_devices(i)) add(d);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace ls

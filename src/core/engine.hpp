@@ -70,4 +70,8 @@ class Engine : public Simulation, public EngineReports, public DevicePlacement, 
   void add_moved(const InstanceSpec& spec, std::uint64_t generation, std::uint64_t origin) override;
 };
 
+/// The CUDA devices `engine` uses, ascending: its state's (cuda_device) and every instance's.
+/// Empty for an engine in host memory.
+std::vector<int> devices_in_use(const Engine& engine);
+
 }  // namespace ls

@@ -11,17 +11,18 @@
 
 namespace ls::counters {
 
+std::ofstream open_counter_csv(const std::string& path) {
+  std::ofstream csv(path, std::ios::out | std::ios::trunc);
+  if (!csv) throw InputError("--counters-csv " + path + ": cannot write it (" + std::strerror(errno) + ")");
+  csv << "time_ms,gpu,counter,value\n";
+  return csv;
+}
+
 CounterSampler::CounterSampler(std::unique_ptr<CounterSource> source, SamplerOptions options)
     : source_(std::move(source)), options_(std::move(options)) {
   counters_ = source_->counters();
   name_ = source_->name();
-  if (!options_.csv_path.empty()) {
-    csv_.open(options_.csv_path, std::ios::out | std::ios::trunc);
-    if (!csv_)
-      throw InputError("--counters-csv " + options_.csv_path + ": cannot write it (" + std::strerror(errno) +
-                       ")");
-    csv_ << "time_ms,gpu,counter,value\n";
-  }
+  if (!options_.csv_path.empty()) csv_ = open_counter_csv(options_.csv_path);
   thread_ = std::thread([this] { loop(); });
 }
 
@@ -105,6 +106,14 @@ std::vector<Sample> CounterSampler::since(double from_ms) const {
   auto first = kept_.end();
   while (first != kept_.begin() && std::prev(first)->t_ms >= from_ms) --first;
   return {first, kept_.end()};
+}
+
+std::vector<Strip> CounterSampler::strips(double window_ms, int buckets) const {
+  const double now = now_ms();
+  StripBuilder builder(now, window_ms, buckets);
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto it = kept_.rbegin(); it != kept_.rend() && it->t_ms > now - window_ms; ++it) builder.add(*it);
+  return builder.finish();
 }
 
 std::map<std::pair<int, Counter>, double> CounterSampler::means() const {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "counters/counter_source.hpp"
+#include "counters/strips.hpp"
 
 namespace ls::counters {
 
@@ -32,6 +33,10 @@ struct SamplerOptions {
   /// profiler frees up now and then).
   double retry_ms = 1000;
 };
+
+/// Opens `path` for the readings (`time_ms,gpu,counter,value` lines) and writes that header.
+/// InputError naming --counters-csv and the file when it cannot be written.
+std::ofstream open_counter_csv(const std::string& path);
 
 class CounterSampler {
  public:
@@ -48,6 +53,8 @@ class CounterSampler {
   double now_ms() const;
   /// The kept readings taken at or after `from_ms`, oldest first.
   std::vector<Sample> since(double from_ms) const;
+  /// The panel's strips (strips.hpp) of the last `window_ms`, built from the kept readings in place.
+  std::vector<Strip> strips(double window_ms, int buckets) const;
   /// The mean of every (gpu, counter) over all readings since `from_ms` (running sums, not the
   /// kept window); a pair never read is absent.
   std::map<std::pair<int, Counter>, double> means() const;
