@@ -88,6 +88,34 @@ __device__ __forceinline__ void byte_step16(const std::uint32_t (&u)[6], const s
   }
 }
 
+/// The 24 bytes of one row around a 16-cell chunk at `p` (16-byte aligned) in a buffer with a
+/// 4-byte margin on each side: [word left of the chunk, the chunk's 4 words, word right of it].
+__device__ __forceinline__ void load_chunk_row(const std::uint8_t* p, std::uint32_t (&v)[6]) {
+  const uint4 c = *reinterpret_cast<const uint4*>(p);
+  v[0] = *reinterpret_cast<const std::uint32_t*>(p - 4);
+  v[1] = c.x;
+  v[2] = c.y;
+  v[3] = c.z;
+  v[4] = c.w;
+  v[5] = *reinterpret_cast<const std::uint32_t*>(p + 16);
+}
+
+/// One generation of the chunk at row m, written as 16 bytes at `out` (16-byte aligned); then the
+/// rows move up by one (u <- m, m <- d) so the caller loads only the next row below into d.
+template <bool kLife>
+__device__ __forceinline__ void step_chunk_and_advance(std::uint32_t (&u)[6], std::uint32_t (&m)[6],
+                                                       const std::uint32_t (&d)[6], const ByteRule& rule,
+                                                       std::uint8_t* out) {
+  std::uint32_t o[4];
+  byte_step16<kLife>(u, m, d, rule, o);
+  *reinterpret_cast<uint4*>(out) = make_uint4(o[0], o[1], o[2], o[3]);
+#pragma unroll
+  for (int i = 0; i < 6; ++i) {
+    u[i] = m[i];
+    m[i] = d[i];
+  }
+}
+
 /// lop3.b32 with the truth table kLut over (a, b, c) = (0xf0, 0xcc, 0xaa).
 template <int kLut>
 __device__ __forceinline__ std::uint32_t lop3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {

@@ -48,14 +48,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   for (int r = 0; r < kRows; ++r) {
     const int yd = y0 + r + 1 == height ? 0 : y0 + r + 1;
     load_row(in + yd * w, x0, xl, xr, d);
-    std::uint32_t o[4];
-    detail::byte_step16<kLife>(u, m, d, rule, o);
-    *reinterpret_cast<uint4*>(out + (y0 + r) * w + x0) = make_uint4(o[0], o[1], o[2], o[3]);
-#pragma unroll
-    for (int i = 0; i < 6; ++i) {
-      u[i] = m[i];
-      m[i] = d[i];
-    }
+    detail::step_chunk_and_advance<kLife>(u, m, d, rule, out + (y0 + r) * w + x0);
   }
 }
 

@@ -67,14 +67,7 @@ __global__ void __launch_bounds__(kThreads)
 
   const int r0 = ty * T::kRows;
   auto load = [&](const std::uint8_t* buf, int r, std::uint32_t(&v)[6]) {
-    const std::uint8_t* p = buf + r * T::kStride + 16 + 16 * tx;
-    const uint4 c = *reinterpret_cast<const uint4*>(p);
-    v[0] = *reinterpret_cast<const std::uint32_t*>(p - 4);
-    v[1] = c.x;
-    v[2] = c.y;
-    v[3] = c.z;
-    v[4] = c.w;
-    v[5] = *reinterpret_cast<const std::uint32_t*>(p + 16);
+    detail::load_chunk_row(buf + r * T::kStride + 16 + 16 * tx, v);
   };
   for (int g = 1; g <= k; ++g) {
     const std::uint8_t* src = (g & 1) ? buf0 : buf1;
@@ -87,14 +80,7 @@ __global__ void __launch_bounds__(kThreads)
       load(src, rb, m);
       for (int r = rb; r < re; ++r) {
         load(src, r + 1, d);
-        std::uint32_t o[4];
-        detail::byte_step16<kLife>(u, m, d, rule, o);
-        *reinterpret_cast<uint4*>(dst + r * T::kStride + 16 + 16 * tx) = make_uint4(o[0], o[1], o[2], o[3]);
-#pragma unroll
-        for (int i = 0; i < 6; ++i) {
-          u[i] = m[i];
-          m[i] = d[i];
-        }
+        detail::step_chunk_and_advance<kLife>(u, m, d, rule, dst + r * T::kStride + 16 + 16 * tx);
       }
     }
     __syncthreads();

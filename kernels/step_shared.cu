@@ -53,14 +53,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   const int r0 = ty * kRows;
   if (tx * 16 >= tw || r0 >= th) return;
   auto load = [&](int r, std::uint32_t(&v)[6]) {
-    const std::uint8_t* p = tile + r * kStride + 16 + tx * 16;
-    const uint4 c = *reinterpret_cast<const uint4*>(p);
-    v[0] = *reinterpret_cast<const std::uint32_t*>(p - 4);
-    v[1] = c.x;
-    v[2] = c.y;
-    v[3] = c.z;
-    v[4] = c.w;
-    v[5] = *reinterpret_cast<const std::uint32_t*>(p + 16);
+    detail::load_chunk_row(tile + r * kStride + 16 + tx * 16, v);
   };
   std::uint32_t u[6], m[6], d[6];
   load(r0, u);  // tile row r0 is lattice row by0 + r0 - 1
@@ -68,14 +61,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
     load(r0 + r + 2, d);
-    std::uint32_t o[4];
-    detail::byte_step16<kLife>(u, m, d, rule, o);
-    *reinterpret_cast<uint4*>(out + (by0 + r0 + r) * w + bx0 + tx * 16) = make_uint4(o[0], o[1], o[2], o[3]);
-#pragma unroll
-    for (int i = 0; i < 6; ++i) {
-      u[i] = m[i];
-      m[i] = d[i];
-    }
+    detail::step_chunk_and_advance<kLife>(u, m, d, rule, out + (by0 + r0 + r) * w + bx0 + tx * 16);
   }
 }
 

@@ -214,13 +214,7 @@ void App::fill_panel_model() {
   model_.paused = scene_->paused();
   model_.grid = scene_->grid();
   model_.age = scene_->age();
-  const SceneSettings& st = scene_->settings();
-  model_.width = st.width;
-  model_.height = st.height;
-  model_.density = st.density;
-  model_.seed = st.seed;
-  model_.same_seed = st.same_seed;
-  model_.generations_per_frame = st.generations_per_frame;
+  model_.settings = scene_->settings();
   model_.cpu_frame_ms = figures_.recent_frame_ms();
   model_.fps = model_.cpu_frame_ms.mean > 0 ? 1000.0 / model_.cpu_frame_ms.mean : 0;
   model_.host_syncs_per_frame = engine_->host_syncs_in_last_step();

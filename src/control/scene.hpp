@@ -13,6 +13,7 @@
 #include "core/command.hpp"
 #include "core/engine.hpp"
 #include "core/rule.hpp"
+#include "core/scene_settings.hpp"
 #include "view/view.hpp"
 
 namespace ls::app {
@@ -24,18 +25,7 @@ inline constexpr int kDefaultInstances = 4;
 inline constexpr Variant kDefaultVariantCycle[] = {Variant::global, Variant::shared, Variant::iterate,
                                                    Variant::bitpacked};
 
-/// What new and reset instances get.
-struct SceneSettings {
-  int width = 1024;
-  int height = 1024;
-  double density = 0.25;
-  std::uint64_t seed = 1;
-  bool same_seed = true;
-  int generations_per_frame = 1;
-  int generations_per_launch = 16;
-  Rule rule;
-  std::optional<Variant> variant;  // every new instance gets it; unset: the default cycle
-};
+using ls::SceneSettings;
 
 /// An `expect-agree` or `expect-hash` that does not hold (the script exits with status 1).
 class ExpectationFailed : public std::runtime_error {

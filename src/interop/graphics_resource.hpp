@@ -13,8 +13,7 @@
 #include <cuda_runtime_api.h>
 // clang-format on
 
-#include <utility>
-
+#include "core/unique_handle.hpp"
 #include "kernels/cuda_check.hpp"
 
 namespace ls::interop {
@@ -27,48 +26,28 @@ class GraphicsResource {
   GraphicsResource() = default;
   /// Registers `texture` (a GL_TEXTURE_2D of the current GL context), mapped write-discard.
   explicit GraphicsResource(GLuint texture) {
-    CUDA_CHECK(cudaGraphicsGLRegisterImage(&resource_, texture, GL_TEXTURE_2D,
+    CUDA_CHECK(cudaGraphicsGLRegisterImage(resource_.out(), texture, GL_TEXTURE_2D,
                                            cudaGraphicsRegisterFlagsSurfaceLoadStore));
-    try {
-      CUDA_CHECK(cudaGraphicsResourceSetMapFlags(resource_, cudaGraphicsMapFlagsWriteDiscard));
-    } catch (...) {
-      reset();
-      throw;
-    }
+    CUDA_CHECK(cudaGraphicsResourceSetMapFlags(get(), cudaGraphicsMapFlagsWriteDiscard));
   }
-  GraphicsResource(GraphicsResource&& other) noexcept
-      : resource_(std::exchange(other.resource_, nullptr)),
-        write_discard_(std::exchange(other.write_discard_, true)) {}
-  GraphicsResource& operator=(GraphicsResource&& other) noexcept {
-    if (this != &other) {
-      reset();
-      resource_ = std::exchange(other.resource_, nullptr);
-      write_discard_ = std::exchange(other.write_discard_, true);
-    }
-    return *this;
-  }
-  GraphicsResource(const GraphicsResource&) = delete;
-  GraphicsResource& operator=(const GraphicsResource&) = delete;
-  ~GraphicsResource() { reset(); }
 
-  cudaGraphicsResource_t get() const { return resource_; }
-  explicit operator bool() const { return resource_ != nullptr; }
+  cudaGraphicsResource_t get() const { return resource_.get(); }
+  explicit operator bool() const { return static_cast<bool>(resource_); }
   /// Only while unmapped. Returns whether the flag changed.
   bool set_write_discard(bool discard) {
     if (discard == write_discard_) return false;
     CUDA_CHECK(cudaGraphicsResourceSetMapFlags(
-        resource_, discard ? cudaGraphicsMapFlagsWriteDiscard : cudaGraphicsMapFlagsNone));
+        get(), discard ? cudaGraphicsMapFlagsWriteDiscard : cudaGraphicsMapFlagsNone));
     write_discard_ = discard;
     return true;
   }
 
  private:
-  void reset() noexcept {
-    if (resource_) cudaGraphicsUnregisterResource(resource_);
-    resource_ = nullptr;
-    write_discard_ = true;
-  }
-  cudaGraphicsResource_t resource_ = nullptr;
+  struct Traits {
+    static void destroy(cudaGraphicsResource_t resource) { cudaGraphicsUnregisterResource(resource); }
+  };
+  // Declared first so that a constructor that throws after registering unregisters.
+  UniqueHandle<cudaGraphicsResource_t, Traits> resource_;
   bool write_discard_ = true;
 };
 
@@ -77,41 +56,24 @@ class GraphicsResource {
 /// it again.
 class Surface {
  public:
-  Surface() = default;
-  Surface(Surface&& other) noexcept
-      : surface_(std::exchange(other.surface_, 0)), array_(std::exchange(other.array_, nullptr)) {}
-  Surface& operator=(Surface&& other) noexcept {
-    if (this != &other) {
-      reset();
-      surface_ = std::exchange(other.surface_, 0);
-      array_ = std::exchange(other.array_, nullptr);
-    }
-    return *this;
-  }
-  Surface(const Surface&) = delete;
-  Surface& operator=(const Surface&) = delete;
-  ~Surface() { reset(); }
-
   /// The surface over `array` (a mapped resource's array).
   cudaSurfaceObject_t get(cudaArray_t array) {
-    if (array != array_) {
-      reset();
+    if (array != array_ || !surface_) {
+      array_ = nullptr;
       cudaResourceDesc desc{};
       desc.resType = cudaResourceTypeArray;
       desc.res.array.array = array;
-      CUDA_CHECK(cudaCreateSurfaceObject(&surface_, &desc));
+      CUDA_CHECK(cudaCreateSurfaceObject(surface_.out(), &desc));
       array_ = array;
     }
-    return surface_;
+    return surface_.get();
   }
 
  private:
-  void reset() noexcept {
-    if (surface_) cudaDestroySurfaceObject(surface_);
-    surface_ = 0;
-    array_ = nullptr;
-  }
-  cudaSurfaceObject_t surface_ = 0;
+  struct Traits {
+    static void destroy(cudaSurfaceObject_t surface) { cudaDestroySurfaceObject(surface); }
+  };
+  UniqueHandle<cudaSurfaceObject_t, Traits> surface_;
   cudaArray_t array_ = nullptr;
 };
 

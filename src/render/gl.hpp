@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/unique_handle.hpp"
 
 namespace ls::render {
 
@@ -20,32 +21,7 @@ class GlError : public DeviceError {
 /// Owns one GL object name; `Traits::destroy` releases it. A moved-from handle is empty (0).
 /// The GL context that created the object must be current when the handle is destroyed.
 template <class Traits>
-class GlHandle {
- public:
-  GlHandle() = default;
-  explicit GlHandle(GLuint id) : id_(id) {}
-  GlHandle(GlHandle&& other) noexcept : id_(std::exchange(other.id_, 0)) {}
-  GlHandle& operator=(GlHandle&& other) noexcept {
-    if (this != &other) {
-      reset();
-      id_ = std::exchange(other.id_, 0);
-    }
-    return *this;
-  }
-  GlHandle(const GlHandle&) = delete;
-  GlHandle& operator=(const GlHandle&) = delete;
-  ~GlHandle() { reset(); }
-
-  GLuint get() const { return id_; }
-  explicit operator bool() const { return id_ != 0; }
-  void reset() noexcept {
-    if (id_ != 0) Traits::destroy(id_);
-    id_ = 0;
-  }
-
- private:
-  GLuint id_ = 0;
-};
+using GlHandle = UniqueHandle<GLuint, Traits>;
 
 struct TextureTraits {
   static void destroy(GLuint id) { glDeleteTextures(1, &id); }

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <utility>
 
 #include "render/gl.hpp"
 
@@ -17,36 +16,24 @@ class GlSync {
   /// A fence after every GL command issued so far.
   static GlSync fence() { return GlSync(glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0)); }
 
-  GlSync(GlSync&& other) noexcept : sync_(std::exchange(other.sync_, nullptr)) {}
-  GlSync& operator=(GlSync&& other) noexcept {
-    if (this != &other) {
-      reset();
-      sync_ = std::exchange(other.sync_, nullptr);
-    }
-    return *this;
-  }
-  GlSync(const GlSync&) = delete;
-  GlSync& operator=(const GlSync&) = delete;
-  ~GlSync() { reset(); }
-
-  explicit operator bool() const { return sync_ != nullptr; }
+  explicit operator bool() const { return static_cast<bool>(sync_); }
 
   /// Waits up to `timeout_ns` for the commands before the fence to finish (flushing them first, so
   /// the wait can end), then deletes the fence. Nothing to do when empty.
   void wait_and_reset(std::uint64_t timeout_ns) {
     if (!sync_) return;
-    glClientWaitSync(sync_, GL_SYNC_FLUSH_COMMANDS_BIT, timeout_ns);
+    glClientWaitSync(sync_.get(), GL_SYNC_FLUSH_COMMANDS_BIT, timeout_ns);
     reset();
   }
 
-  void reset() noexcept {
-    if (sync_) glDeleteSync(sync_);
-    sync_ = nullptr;
-  }
+  void reset() noexcept { sync_.reset(); }
 
  private:
+  struct Traits {
+    static void destroy(GLsync sync) { glDeleteSync(sync); }
+  };
   explicit GlSync(GLsync sync) : sync_(sync) {}
-  GLsync sync_ = nullptr;
+  UniqueHandle<GLsync, Traits> sync_;
 };
 
 }  // namespace ls::render

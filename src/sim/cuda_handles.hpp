@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <utility>
 
+#include "core/unique_handle.hpp"
 #include "kernels/cuda_check.hpp"
 
 namespace ls::cuda {
@@ -22,30 +23,18 @@ class Stream {
   /// Creates a stream; `tag` selects the constructor that allocates (Stream{} is empty).
   struct Create {};
   explicit Stream(Create, int priority = 0) {
-    CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, priority));
+    CUDA_CHECK(cudaStreamCreateWithPriority(stream_.out(), cudaStreamNonBlocking, priority));
   }
-  Stream(Stream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
-  Stream& operator=(Stream&& other) noexcept {
-    if (this != &other) {
-      reset();
-      stream_ = std::exchange(other.stream_, nullptr);
-    }
-    return *this;
-  }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  ~Stream() { reset(); }
 
-  cudaStream_t get() const { return stream_; }
-  explicit operator bool() const { return stream_ != nullptr; }
+  cudaStream_t get() const { return stream_.get(); }
+  explicit operator bool() const { return static_cast<bool>(stream_); }
 
  private:
-  void reset() noexcept {
+  struct Traits {
     // Work still queued on a destroyed stream completes; the driver frees the stream afterwards.
-    if (stream_) cudaStreamDestroy(stream_);
-    stream_ = nullptr;
-  }
-  cudaStream_t stream_ = nullptr;
+    static void destroy(cudaStream_t stream) { cudaStreamDestroy(stream); }
+  };
+  UniqueHandle<cudaStream_t, Traits> stream_;
 };
 
 /// A CUDA event, with timing (the default) or without (for ordering between streams only).
@@ -54,24 +43,13 @@ class Event {
   Event() = default;
   struct Create {};
   explicit Event(Create, bool timing = true) {
-    CUDA_CHECK(cudaEventCreateWithFlags(&event_, timing ? cudaEventDefault : cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventCreateWithFlags(event_.out(), timing ? cudaEventDefault : cudaEventDisableTiming));
     live_.fetch_add(1, std::memory_order_relaxed);
   }
-  Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
-  Event& operator=(Event&& other) noexcept {
-    if (this != &other) {
-      reset();
-      event_ = std::exchange(other.event_, nullptr);
-    }
-    return *this;
-  }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  ~Event() { reset(); }
 
-  cudaEvent_t get() const { return event_; }
-  explicit operator bool() const { return event_ != nullptr; }
-  void record(cudaStream_t stream) const { CUDA_CHECK(cudaEventRecord(event_, stream)); }
+  cudaEvent_t get() const { return event_.get(); }
+  explicit operator bool() const { return static_cast<bool>(event_); }
+  void record(cudaStream_t stream) const { CUDA_CHECK(cudaEventRecord(get(), stream)); }
   /// Events held by every Event of the process, all devices (tests: the engines destroy every
   /// event they made).
   static std::size_t live() { return live_.load(std::memory_order_relaxed); }
@@ -82,127 +60,117 @@ class Event {
   /// with driver 580), so a stream that is not being captured gets a plain record.
   void record_in_graph(cudaStream_t stream, bool capturing) const {
     if (capturing) {
-      CUDA_CHECK(cudaEventRecordWithFlags(event_, stream, cudaEventRecordExternal));
+      CUDA_CHECK(cudaEventRecordWithFlags(get(), stream, cudaEventRecordExternal));
     } else {
-      CUDA_CHECK(cudaEventRecord(event_, stream));
+      CUDA_CHECK(cudaEventRecord(get(), stream));
     }
   }
 
  private:
-  void reset() noexcept {
-    if (event_) {
-      cudaEventDestroy(event_);
+  struct Traits {
+    static void destroy(cudaEvent_t event) {
+      cudaEventDestroy(event);
       live_.fetch_sub(1, std::memory_order_relaxed);
     }
-    event_ = nullptr;
-  }
-  cudaEvent_t event_ = nullptr;
+  };
+  UniqueHandle<cudaEvent_t, Traits> event_;
   static inline std::atomic<std::size_t> live_{0};
 };
 
+/// Memory at `ptr` of `bytes` bytes: the handle of DeviceBuffer and PinnedBuffer.
+struct Allocation {
+  void* ptr = nullptr;
+  std::size_t bytes = 0;
+  friend bool operator==(const Allocation& a, const Allocation& b) {
+    return a.ptr == b.ptr && a.bytes == b.bytes;
+  }
+};
+
+/// What DeviceBuffer and PinnedBuffer share: one allocation, released by `Traits::destroy`.
+template <class Traits>
+class Memory {
+ public:
+  void* get() const { return memory_.get().ptr; }
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(get());
+  }
+  std::size_t bytes() const { return memory_.get().bytes; }
+  explicit operator bool() const { return get() != nullptr; }
+
+ protected:
+  void adopt(void* ptr, std::size_t bytes) {
+    memory_ = UniqueHandle<Allocation, Traits>(Allocation{ptr, bytes});
+  }
+
+ private:
+  UniqueHandle<Allocation, Traits> memory_;
+};
+
+struct DeviceFree {
+  // cudaFree waits for the device to finish work that may still use the memory.
+  static void destroy(const Allocation& a);
+};
+
 /// Device memory from cudaMalloc.
-class DeviceBuffer {
+class DeviceBuffer : public Memory<DeviceFree> {
  public:
   DeviceBuffer() = default;
   /// Allocates `bytes` (throws DeviceError, e.g. cudaErrorMemoryAllocation, on failure).
-  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
-    if (bytes > 0) CUDA_CHECK(cudaMalloc(&ptr_, bytes));
-    if (ptr_) live_.fetch_add(bytes_, std::memory_order_relaxed);
+  explicit DeviceBuffer(std::size_t bytes) {
+    if (bytes == 0) return;
+    void* ptr = nullptr;
+    CUDA_CHECK(cudaMalloc(&ptr, bytes));
+    adopt_counted(ptr, bytes);
   }
   /// Allocates `bytes`, or returns an empty buffer when the device is out of memory (the
   /// non-sticky cudaErrorMemoryAllocation is cleared); other failures throw DeviceError.
   static DeviceBuffer try_allocate(std::size_t bytes) {
     DeviceBuffer buffer;
     if (bytes == 0) return buffer;
-    const cudaError_t err = cudaMalloc(&buffer.ptr_, bytes);
+    void* ptr = nullptr;
+    const cudaError_t err = cudaMalloc(&ptr, bytes);
     if (err == cudaErrorMemoryAllocation) {
       cudaGetLastError();
-      buffer.ptr_ = nullptr;
       return buffer;
     }
-    if (err != cudaSuccess) throw_cuda_error(err, "cudaMalloc(&buffer.ptr_, bytes)", __FILE__, __LINE__);
-    buffer.bytes_ = bytes;
-    live_.fetch_add(bytes, std::memory_order_relaxed);
+    if (err != cudaSuccess) throw_cuda_error(err, "cudaMalloc(&ptr, bytes)", __FILE__, __LINE__);
+    buffer.adopt_counted(ptr, bytes);
     return buffer;
   }
-  DeviceBuffer(DeviceBuffer&& other) noexcept
-      : ptr_(std::exchange(other.ptr_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
-    if (this != &other) {
-      reset();
-      ptr_ = std::exchange(other.ptr_, nullptr);
-      bytes_ = std::exchange(other.bytes_, 0);
-    }
-    return *this;
-  }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() { reset(); }
-
-  void* get() const { return ptr_; }
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(ptr_);
-  }
-  std::size_t bytes() const { return bytes_; }
-  explicit operator bool() const { return ptr_ != nullptr; }
 
   /// Bytes held by every DeviceBuffer of the process, all devices (tests: what the engines
   /// allocate comes back, apart from what the driver keeps for itself).
   static std::size_t live_bytes() { return live_.load(std::memory_order_relaxed); }
 
  private:
-  void reset() noexcept {
-    // cudaFree waits for the device to finish work that may still use the memory.
-    if (ptr_) {
-      cudaFree(ptr_);
-      live_.fetch_sub(bytes_, std::memory_order_relaxed);
-    }
-    ptr_ = nullptr;
-    bytes_ = 0;
+  friend struct DeviceFree;
+  void adopt_counted(void* ptr, std::size_t bytes) {
+    adopt(ptr, bytes);
+    live_.fetch_add(bytes, std::memory_order_relaxed);
   }
-  void* ptr_ = nullptr;
-  std::size_t bytes_ = 0;
   static inline std::atomic<std::size_t> live_{0};
 };
 
+inline void DeviceFree::destroy(const Allocation& a) {
+  cudaFree(a.ptr);
+  DeviceBuffer::live_.fetch_sub(a.bytes, std::memory_order_relaxed);
+}
+
+struct PinnedFree {
+  static void destroy(const Allocation& a) { cudaFreeHost(a.ptr); }
+};
+
 /// Page-locked host memory from cudaMallocHost (target of asynchronous device-to-host copies).
-class PinnedBuffer {
+class PinnedBuffer : public Memory<PinnedFree> {
  public:
   PinnedBuffer() = default;
-  explicit PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
-    if (bytes > 0) CUDA_CHECK(cudaMallocHost(&ptr_, bytes));
+  explicit PinnedBuffer(std::size_t bytes) {
+    if (bytes == 0) return;
+    void* ptr = nullptr;
+    CUDA_CHECK(cudaMallocHost(&ptr, bytes));
+    adopt(ptr, bytes);
   }
-  PinnedBuffer(PinnedBuffer&& other) noexcept
-      : ptr_(std::exchange(other.ptr_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
-    if (this != &other) {
-      reset();
-      ptr_ = std::exchange(other.ptr_, nullptr);
-      bytes_ = std::exchange(other.bytes_, 0);
-    }
-    return *this;
-  }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  ~PinnedBuffer() { reset(); }
-
-  void* get() const { return ptr_; }
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(ptr_);
-  }
-  std::size_t bytes() const { return bytes_; }
-  explicit operator bool() const { return ptr_ != nullptr; }
-
- private:
-  void reset() noexcept {
-    if (ptr_) cudaFreeHost(ptr_);
-    ptr_ = nullptr;
-    bytes_ = 0;
-  }
-  void* ptr_ = nullptr;
-  std::size_t bytes_ = 0;
 };
 
 /// Makes a CUDA device current for a scope and restores the caller's device on the way out (setup
@@ -226,31 +194,20 @@ class GraphExec {
  public:
   GraphExec() = default;
   /// Instantiates `graph` (which the caller still owns).
-  explicit GraphExec(cudaGraph_t graph) { CUDA_CHECK(cudaGraphInstantiate(&exec_, graph, 0)); }
-  GraphExec(GraphExec&& other) noexcept : exec_(std::exchange(other.exec_, nullptr)) {}
-  GraphExec& operator=(GraphExec&& other) noexcept {
-    if (this != &other) {
-      reset();
-      exec_ = std::exchange(other.exec_, nullptr);
-    }
-    return *this;
-  }
-  GraphExec(const GraphExec&) = delete;
-  GraphExec& operator=(const GraphExec&) = delete;
-  ~GraphExec() { reset(); }
+  explicit GraphExec(cudaGraph_t graph) { CUDA_CHECK(cudaGraphInstantiate(exec_.out(), graph, 0)); }
 
-  cudaGraphExec_t get() const { return exec_; }
-  explicit operator bool() const { return exec_ != nullptr; }
+  cudaGraphExec_t get() const { return exec_.get(); }
+  explicit operator bool() const { return static_cast<bool>(exec_); }
   /// Enqueues the whole graph on `stream` (ordered after earlier launches of this graph).
-  void launch(cudaStream_t stream) const { CUDA_CHECK(cudaGraphLaunch(exec_, stream)); }
-  void reset() noexcept {
-    // A graph still running is not stopped: the driver frees it once it completes.
-    if (exec_) cudaGraphExecDestroy(exec_);
-    exec_ = nullptr;
-  }
+  void launch(cudaStream_t stream) const { CUDA_CHECK(cudaGraphLaunch(get(), stream)); }
+  void reset() noexcept { exec_.reset(); }
 
  private:
-  cudaGraphExec_t exec_ = nullptr;
+  struct Traits {
+    // A graph still running is not stopped: the driver frees it once it completes.
+    static void destroy(cudaGraphExec_t exec) { cudaGraphExecDestroy(exec); }
+  };
+  UniqueHandle<cudaGraphExec_t, Traits> exec_;
 };
 
 /// Runs `enqueue(stream)` with `stream` in capture mode and returns the captured work as an

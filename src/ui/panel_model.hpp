@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
+#include "core/scene_settings.hpp"
 #include "core/stats.hpp"
 
 namespace ls::ui {
@@ -40,12 +41,7 @@ struct PanelModel {
   StreamMode stream_mode = StreamMode::per_instance;
   int timing_period = 1;
   // The scene's settings (what new or reset instances get).
-  int width = 1024;
-  int height = 1024;
-  double density = 0.25;
-  std::uint64_t seed = 1;
-  bool same_seed = true;
-  int generations_per_frame = 1;
+  SceneSettings settings;
   bool paused = false;
   bool grid = true;
   bool age = false;

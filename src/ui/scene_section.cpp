@@ -169,8 +169,8 @@ void SceneSection::draw_size(const PanelModel& model, std::vector<Command>& out)
       "Multiples of 32. Leaving the field with Enter, Tab or a click makes new soups of this size "
       "for every instance at once; Esc keeps the size.";
   char state[2][16];
-  std::snprintf(state[0], sizeof state[0], "%d", model.width);
-  std::snprintf(state[1], sizeof state[1], "%d", model.height);
+  std::snprintf(state[0], sizeof state[0], "%d", model.settings.width);
+  std::snprintf(state[1], sizeof state[1], "%d", model.settings.height);
   TextField* fields[2] = {&width_field_, &height_field_};
   const char* ids[2] = {"##width", "##height"};
   for (int side = 0; side < 2; ++side) {
@@ -186,12 +186,12 @@ void SceneSection::draw_size(const PanelModel& model, std::vector<Command>& out)
     if (end == TextEditEnd::edited || end == TextEditEnd::applied) {
       const std::optional<long long> v =
           check_integer_text(f.text, 0, kMaxLatticeSide, side == 0 ? "width" : "height", f.error);
-      const long long w = side == 0 ? v.value_or(0) : model.width;
-      const long long h = side == 1 ? v.value_or(0) : model.height;
+      const long long w = side == 0 ? v.value_or(0) : model.settings.width;
+      const long long h = side == 1 ? v.value_or(0) : model.settings.height;
       // Size makes new soups itself (the app's plan for it replaces every instance): no Reset
       // follows it, which would rebuild a large lattice twice.
       if (v && check_size(w, h, f.error) && end == TextEditEnd::applied &&
-          (w != model.width || h != model.height)) {
+          (w != model.settings.width || h != model.settings.height)) {
         out.push_back(cmd::Size{static_cast<int>(w), static_cast<int>(h)});
       }
     }
@@ -206,7 +206,7 @@ void SceneSection::draw_size(const PanelModel& model, std::vector<Command>& out)
       const bool refused = i < model.size_preset_refusals.size() && !model.size_preset_refusals[i].empty();
       char label[32];
       std::snprintf(label, sizeof label, "%d \xC3\x97 %d", side, side);
-      const bool current = model.width == side && model.height == side;
+      const bool current = model.settings.width == side && model.settings.height == side;
       if (ImGui::Selectable(label, current, refused ? ImGuiSelectableFlags_Disabled : 0) && !current &&
           !refused)
         out.push_back(cmd::Size{side, side});
@@ -224,7 +224,7 @@ void SceneSection::draw_density_and_seed(const PanelModel& model, std::vector<Co
   const ImGuiStyle& style = ImGui::GetStyle();
   form_row("Density");
   const std::optional<double> density =
-      edit_value("##density", model.density, 0.0, 1.0, "density", density_typed_, [](double* v) {
+      edit_value("##density", model.settings.density, 0.0, 1.0, "density", density_typed_, [](double* v) {
         const double lo = 0.0, hi = 1.0;
         return ImGui::SliderScalar("##density", ImGuiDataType_Double, v, &lo, &hi, "%.3f", kClamp);
       });
@@ -244,11 +244,11 @@ void SceneSection::draw_density_and_seed(const PanelModel& model, std::vector<Co
   ImGui::SetNextItemWidth(
       avail - check_w - style.ItemSpacing.x >= least ? avail - check_w - style.ItemSpacing.x : avail);
   char state[24];
-  std::snprintf(state, sizeof state, "%" PRIu64, model.seed);
+  std::snprintf(state, sizeof state, "%" PRIu64, model.settings.seed);
   const TextEditEnd end = text_field("##seed", "", seed_field_, state);
   if (end == TextEditEnd::edited || end == TextEditEnd::applied) {
     const std::optional<std::uint64_t> seed = check_seed_text(seed_field_.text, seed_field_.error);
-    if (seed && end == TextEditEnd::applied && *seed != model.seed) {
+    if (seed && end == TextEditEnd::applied && *seed != model.settings.seed) {
       out.push_back(cmd::Seed{*seed});
       push_reset_all(out);
     }
@@ -258,7 +258,7 @@ void SceneSection::draw_density_and_seed(const PanelModel& model, std::vector<Co
             "soups for every instance at once, as Reset all does; Esc keeps the seed.",
             true);
   same_line_if_fits(check_w);
-  bool same = model.same_seed;
+  bool same = model.settings.same_seed;
   if (ImGui::Checkbox("same for all", &same)) out.push_back(cmd::SameSeed{same});
   tooltip("On: every instance starts from the same soup, so the cross-check can compare them.");
   error_text(seed_field_.error);
@@ -267,7 +267,8 @@ void SceneSection::draw_density_and_seed(const PanelModel& model, std::vector<Co
 void SceneSection::draw_generations(const PanelModel& model, std::vector<Command>& out) {
   form_row("Gens / frame");
   const std::optional<int> g = edit_value(
-      "##gpf", model.generations_per_frame, 1, kMaxGenerationsPerFrame, "generations per frame", gpf_typed_,
+      "##gpf", model.settings.generations_per_frame, 1, kMaxGenerationsPerFrame, "generations per frame",
+      gpf_typed_,
       [](int* v) { return ImGui::SliderInt("##gpf", v, 1, kMaxGenerationsPerFrame, "%d", kLogClamp); });
   if (g) out.push_back(cmd::GensPerFrame{*g});
   field_tip("Generations every instance advances per displayed frame (Ctrl+click to type).", gpf_typed_.error,

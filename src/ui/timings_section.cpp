@@ -111,7 +111,7 @@ void draw_table(const PanelModel& model) {
   const ImGuiStyle& style = ImGui::GetStyle();
   // InstanceStatus::step_ms times one step() of the engine: a frame of generations_per_frame
   // generations (both engines), not one generation.
-  const int gpf = std::max(1, model.generations_per_frame);
+  const int gpf = std::max(1, model.settings.generations_per_frame);
   draw_caption(gpf);
   constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg |
                                      ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |

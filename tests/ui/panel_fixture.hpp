@@ -48,7 +48,7 @@ class PanelTest : public ::testing::Test {
     }
     model_.bundled_patterns = {"glider.rle", "acorn.rle"};
     model_.patterns_dir = "assets/patterns";
-    model_.width = model_.height = 64;
+    model_.settings.width = model_.settings.height = 64;
     // A few frames of work so that timings, summaries and the timeline exist.
     for (int i = 0; i < 3; ++i) {
       engine_.step(1);

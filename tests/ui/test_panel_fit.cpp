@@ -320,7 +320,7 @@ TEST_F(PanelFitTest, TheTotalsShowDeliveredAndKernelRatesNotOneSum) {
   EXPECT_NE(text.find("4.00 G cells/s"), std::string::npos);
   // The step times say what they time: a frame of generations_per_frame generations.
   EXPECT_NE(text.find("ms per frame (1 generation)"), std::string::npos);
-  model_.generations_per_frame = 8;
+  model_.settings.generations_per_frame = 8;
   EXPECT_NE(panel_text().find("ms per frame (8 generations)"), std::string::npos);
 }
 
