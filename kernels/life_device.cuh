@@ -100,15 +100,17 @@ __device__ __forceinline__ void load_chunk_row(const std::uint8_t* p, std::uint3
   v[5] = *reinterpret_cast<const std::uint32_t*>(p + 16);
 }
 
-/// One generation of the chunk at row m, written as 16 bytes at `out` (16-byte aligned); then the
-/// rows move up by one (u <- m, m <- d) so the caller loads only the next row below into d.
-template <bool kLife>
+/// One generation of the chunk at row m, written as 16 bytes at `out()` (16-byte aligned); then
+/// the rows move up by one (u <- m, m <- d) so the caller loads only the next row below into d.
+/// `out` is called after the step, so the address arithmetic follows the logic (placed before it,
+/// `global` at 16384² ran 3% slower on an H100).
+template <bool kLife, class Out>
 __device__ __forceinline__ void step_chunk_and_advance(std::uint32_t (&u)[6], std::uint32_t (&m)[6],
                                                        const std::uint32_t (&d)[6], const ByteRule& rule,
-                                                       std::uint8_t* out) {
+                                                       Out out) {
   std::uint32_t o[4];
   byte_step16<kLife>(u, m, d, rule, o);
-  *reinterpret_cast<uint4*>(out) = make_uint4(o[0], o[1], o[2], o[3]);
+  *reinterpret_cast<uint4*>(out()) = make_uint4(o[0], o[1], o[2], o[3]);
 #pragma unroll
   for (int i = 0; i < 6; ++i) {
     u[i] = m[i];

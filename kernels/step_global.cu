@@ -48,7 +48,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   for (int r = 0; r < kRows; ++r) {
     const int yd = y0 + r + 1 == height ? 0 : y0 + r + 1;
     load_row(in + yd * w, x0, xl, xr, d);
-    detail::step_chunk_and_advance<kLife>(u, m, d, rule, out + (y0 + r) * w + x0);
+    detail::step_chunk_and_advance<kLife>(u, m, d, rule, [&] { return out + (y0 + r) * w + x0; });
   }
 }
 

@@ -80,7 +80,8 @@ __global__ void __launch_bounds__(kThreads)
       load(src, rb, m);
       for (int r = rb; r < re; ++r) {
         load(src, r + 1, d);
-        detail::step_chunk_and_advance<kLife>(u, m, d, rule, dst + r * T::kStride + 16 + 16 * tx);
+        detail::step_chunk_and_advance<kLife>(u, m, d, rule,
+                                              [&] { return dst + r * T::kStride + 16 + 16 * tx; });
       }
     }
     __syncthreads();

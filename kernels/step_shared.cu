@@ -61,7 +61,8 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
     load(r0 + r + 2, d);
-    detail::step_chunk_and_advance<kLife>(u, m, d, rule, out + (by0 + r0 + r) * w + bx0 + tx * 16);
+    detail::step_chunk_and_advance<kLife>(u, m, d, rule,
+                                          [&] { return out + (by0 + r0 + r) * w + bx0 + tx * 16; });
   }
 }
 
