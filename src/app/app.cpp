@@ -227,6 +227,7 @@ void App::fill_panel_model() {
   const view::Rect& a = scene_->area();
   model_.tile_area = ui::Area{a.x / sx, a.y / sy, a.w / sx, a.h / sy};
   fill_counter_strips();
+  roofline_.fill(*engine_, model_);
 }
 
 void App::fill_counter_strips() {

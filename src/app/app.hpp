@@ -16,6 +16,7 @@
 #include "app/input.hpp"
 #include "app/options.hpp"
 #include "app/rates.hpp"
+#include "app/roofline_figures.hpp"
 #include "app/run_figures.hpp"
 #include "control/recovery.hpp"
 #include "control/scene.hpp"
@@ -117,6 +118,7 @@ class App {
   Setup setup_;
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<AppCounters> counters_;  // the GPUs' hardware counters, sampled on their own thread
+  RooflineFigures roofline_;               // each instance against its GPUs' roofs, for the panel
   std::unique_ptr<Scene> scene_;
   std::unique_ptr<Recovery> recovery_;  // snapshots for a fatal device error
   std::optional<ScriptRunner> script_;

@@ -24,6 +24,7 @@
 #include "kernels/cuda_check.hpp"
 #include "sim/cuda_engine.hpp"
 #include "sim/cuda_handles.hpp"
+#include "sim/gpu_limits.hpp"
 
 namespace ls::bench {
 
@@ -35,6 +36,7 @@ struct Row {
   Repeats timed;  // ms: one frame on the device; host_ms: the host's step() per frame
   std::optional<double> speedup;
   double roof_fraction = 0;
+  double issue_roof_fraction = 0;  // the rate over the issue roof (core/kernel_costs.hpp)
 };
 
 /// Rows compared with one another: same lattice, instance count, stream mode and timing period.
@@ -80,41 +82,6 @@ std::vector<Config> sweep_of(const Sweep& s) {
               add_unique(configs, {Layout::single, v, w, h, n, m, depth(v, k), t});
         }
   return configs;
-}
-
-/// Device-to-device copy bandwidth, counting bytes read plus bytes written (GB/s, 1e9 bytes).
-double measure_roof_gbps() {
-  std::size_t free_bytes = 0, total = 0;
-  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
-  std::size_t bytes = std::size_t{1} << 30;
-  while (bytes > (std::size_t{64} << 20) && 2 * bytes + (std::size_t{256} << 20) > free_bytes) bytes /= 2;
-  cuda::DeviceBuffer a(bytes), b(bytes);
-  cuda::Stream stream(cuda::Stream::Create{});
-  cuda::Event start(cuda::Event::Create{}), stop(cuda::Event::Create{});
-  CUDA_CHECK(cudaMemsetAsync(a.get(), 1, bytes, stream.get()));
-  std::vector<double> ms;
-  for (int i = 0; i < 13; ++i) {
-    start.record(stream.get());
-    CUDA_CHECK(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, stream.get()));
-    stop.record(stream.get());
-    CUDA_CHECK(cudaEventSynchronize(stop.get()));
-    float t = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&t, start.get(), stop.get()));
-    if (i >= 3) ms.push_back(t);
-  }
-  return 2.0 * static_cast<double>(bytes) / (median(ms) * 1e-3) / 1e9;
-}
-
-/// Bytes one generation must move per cell in the variant's layout: the lattice read and written once.
-double compulsory_bytes_per_cell(Variant v) {
-  switch (v) {
-    case Variant::naive:
-      return 8.0;
-    case Variant::bitpacked:
-      return 0.25;
-    default:
-      return 2.0;
-  }
 }
 
 /// Times frames of one engine with events: from a mark recorded while the device is idle to the
@@ -169,10 +136,14 @@ Row measure(const Config& c, const Rule& rule, int device) {
 }
 
 void print_header(const std::string& device, const std::string& driver, const std::string& cuda,
-                  const Rule& rule, double roof) {
+                  const Rule& rule, const GpuLimits& limits) {
   std::printf("lifestreams bench: %s, driver %s, CUDA %s, rule %s\n", device.c_str(), driver.c_str(),
               cuda.c_str(), rule.to_string().c_str());
-  std::printf("memory roof: %.0f GB/s (device-to-device copy, bytes read + written)\n", roof);
+  std::printf("memory roof: %.0f GB/s (device-to-device copy, bytes read + written)\n", limits.copy_gbps);
+  std::printf(
+      "issue roof: %.3e ALU instructions/s (%d SMs x %d lanes x %.0f MHz); issue roof fraction: the\n"
+      "  rate x the kernel's ALU instructions per cell and generation (docs/bench.md) over it\n",
+      limits.alu_ops_per_s(), limits.sms, kAluLanesPerSm, limits.sm_clock_hz / 1e6);
   std::printf(
       "roof fraction: one generation's compulsory traffic (each cell read and written once: 8 B naive, 2 B\n"
       "  global/shared/iterate, 0.25 B bitpacked) at the measured rate, over the roof; above 1 needs "
@@ -197,6 +168,7 @@ std::vector<std::string> cells_of(const Row& r) {
           formatted("%.3e", r.cups),
           r.speedup ? app::json_number(std::round(*r.speedup * 10) / 10) + "x" : "-",
           formatted("%.3f", r.roof_fraction),
+          formatted("%.3f", r.issue_roof_fraction),
           "1/" + std::to_string(c.timing_period),
           formatted("%.4f", r.timed.host_ms)};
 }
@@ -209,6 +181,7 @@ JsonObject json_row(const Row& r, const Rule& rule, int device) {
   o.whole("generations_per_launch", c.k).whole("timing_period", c.timing_period);
   o.text("rule", rule.to_string()).wholes("devices", {device});
   o.number("cups", r.cups).number("speedup_vs_naive", r.speedup).number("roof_fraction", r.roof_fraction);
+  o.number("issue_roof_fraction", r.issue_roof_fraction);
   o.whole("repeats", kRepeats).number("median_ms", r.timed.ms).number("host_ms", r.timed.host_ms);
   o.number("host_enqueue_ms", r.timed.host_ms).whole("frames_per_repeat", r.timed.frames);
   return o;
@@ -221,8 +194,9 @@ int run_one_gpu_bench(const Sweep& sweep, int device) {
   cudaDeviceProp prop{};
   CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   const std::string name = prop.name, driver = driver_version(), cuda = cuda_runtime_version();
-  const double roof = measure_roof_gbps();
-  print_header(name, driver, cuda, sweep.rule, roof);
+  const GpuLimits limits = sim::measure_gpu_limits(device);
+  const double roof = limits.copy_gbps;
+  print_header(name, driver, cuda, sweep.rule, limits);
 
   std::vector<Row> rows;
   std::vector<std::string> skipped;
@@ -235,7 +209,9 @@ int run_one_gpu_bench(const Sweep& sweep, int device) {
       const trace::Scope row_range("bench " + variant + " " + c.lattice() + " x" +
                                    std::to_string(c.instances) + " " + mode + " k=" + std::to_string(c.k));
       Row row = measure(c, sweep.rule, device);
-      row.roof_fraction = row.cups * compulsory_bytes_per_cell(c.variant) / (roof * 1e9);
+      row.roof_fraction = row.cups * kernel_cost(c.variant).bytes_per_cell_per_launch / (roof * 1e9);
+      row.issue_roof_fraction =
+          row.cups / roofline_point(c.variant, sweep.rule, c.k, row.cups, limits).issue_roof;
       if (c.variant == Variant::naive) naive_cups[group_of(c)] = row.cups;
       std::fprintf(stderr,
                    "bench:   %.4f ms per frame on the device, %.4f ms of host time in step(), %d frames\n",
@@ -249,9 +225,9 @@ int run_one_gpu_bench(const Sweep& sweep, int device) {
     if (const auto it = naive_cups.find(group_of(r.config)); it != naive_cups.end())
       r.speedup = r.cups / it->second;
 
-  print_table(columns_of("%-10s %-13s %9s  %-12s %3s %15s %9s %14s %7s %9s",
+  print_table(columns_of("%-10s %-13s %9s  %-12s %3s %15s %9s %14s %12s %7s %9s",
                          {"variant", "lattice", "instances", "stream mode", "k", "cell updates/s", "vs naive",
-                          "roof fraction", "timed", "host ms"}),
+                          "roof fraction", "issue roof", "timed", "host ms"}),
               rows, cells_of);
   for (const auto& s : skipped) std::printf("skipped (does not fit): %s\n", s.c_str());
   if (!sweep.json_path.empty()) {

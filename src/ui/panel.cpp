@@ -12,6 +12,7 @@
 
 #include "ui/counters_section.hpp"
 #include "ui/help.hpp"
+#include "ui/roofline_section.hpp"
 #include "ui/style.hpp"
 #include "ui/timings_section.hpp"
 
@@ -84,6 +85,7 @@ void Panel::draw(const PanelModel& model, std::vector<Command>& out) {
         }
         if (ImGui::CollapsingHeader("GPU counters", ImGuiTreeNodeFlags_DefaultOpen))
           draw_counters(model, scale_, out);
+        if (ImGui::CollapsingHeader("Roofline", ImGuiTreeNodeFlags_DefaultOpen)) draw_roofline(model, scale_);
         if (ImGui::CollapsingHeader("Patterns")) patterns_.draw(model, selected_instance_, out);
       }
     }

@@ -4,12 +4,14 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/engine.hpp"
+#include "core/kernel_costs.hpp"
 #include "core/scene_settings.hpp"
 #include "core/stats.hpp"
 
@@ -104,6 +106,17 @@ struct PanelModel {
   std::string counters_source;
   std::vector<CounterStrip> counter_strips;
   double counters_window_s = 10;
+
+  /// Each instance against its GPUs' roofs (app/roofline_figures.hpp, core/kernel_costs.hpp).
+  struct RooflineRow {
+    std::size_t instance = 0;
+    Variant variant = Variant::bitpacked;
+    std::vector<int> devices;  // the GPUs it runs on (several: a split lattice, their roofs summed)
+    GpuLimits limits;          // theirs, summed
+    RooflinePoint point;
+  };
+  std::vector<RooflineRow> roofline;
+  std::string roofline_note;  // why instances have no point ("" when every one has)
 };
 
 /// The square sizes the Size presets list offers.
