@@ -94,7 +94,10 @@ void RooflineFigures::fill(const DevicePlacement& placement, ui::PanelModel& mod
     row.variant = st.variant;
     row.devices = devices;
     row.limits = summed(gpus);
-    row.point = roofline_point(st.variant, st.rule, st.generations_per_launch, st.cups, row.limits);
+    // A launch runs k generations at most, and no more than a frame asks for.
+    const int per_launch =
+        std::min(st.generations_per_launch, std::max(1, model.settings.generations_per_frame));
+    row.point = roofline_point(st.variant, st.rule, per_launch, st.cups, row.limits);
     model.roofline.push_back(std::move(row));
   }
   if (on_host)

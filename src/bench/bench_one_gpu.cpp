@@ -225,9 +225,9 @@ int run_one_gpu_bench(const Sweep& sweep, int device) {
     if (const auto it = naive_cups.find(group_of(r.config)); it != naive_cups.end())
       r.speedup = r.cups / it->second;
 
-  print_table(columns_of("%-10s %-13s %9s  %-12s %3s %15s %9s %14s %12s %7s %9s",
+  print_table(columns_of("%-10s %-13s %9s  %-12s %3s %15s %9s %14s %14s %7s %9s",
                          {"variant", "lattice", "instances", "stream mode", "k", "cell updates/s", "vs naive",
-                          "roof fraction", "issue roof", "timed", "host ms"}),
+                          "roof fraction", "issue fraction", "timed", "host ms"}),
               rows, cells_of);
   for (const auto& s : skipped) std::printf("skipped (does not fit): %s\n", s.c_str());
   if (!sweep.json_path.empty()) {

@@ -142,8 +142,9 @@ void draw_plot(const PanelModel& model, float scale) {
 }
 
 void draw_table(const PanelModel& model) {
-  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
-                                     ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollX;
+  // No scrolling: a scrolling table is a child window that takes the panel's remaining height.
+  constexpr ImGuiTableFlags kFlags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV;
   if (!ImGui::BeginTable("##roofline_table", 7, kFlags)) return;
   for (const char* h : {"#", "variant", "GPU", "cells/s", "memory roof", "issue roof", "of wall"})
     ImGui::TableSetupColumn(h);

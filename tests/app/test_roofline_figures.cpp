@@ -28,6 +28,7 @@ class FakePlacement final : public DevicePlacement {
 
 ui::PanelModel model_of(std::size_t n) {
   ui::PanelModel m;
+  m.settings.generations_per_frame = 16;
   for (std::size_t i = 0; i < n; ++i) {
     InstanceStatus s;
     s.variant = Variant::bitpacked;
@@ -72,6 +73,20 @@ TEST(RooflineFigures, NoPointUntilItsGpuIsMeasuredThenEachGpuOnce) {
                    100.0 * 64 * 1e9 / kernel_cost(Variant::bitpacked).alu_per_cell_life);
   for (int i = 0; i < 5; ++i) figures.fill(placement, m);
   EXPECT_EQ(calls.load(), 2);  // once per GPU, however often the panel asks
+}
+
+TEST(RooflineFigures, ALaunchMovesItsBytesForTheGenerationsAFrameAsksOnly) {
+  RooflineFigures figures([](int) -> std::optional<GpuLimits> { return GpuLimits{100, 1e9, 1000}; });
+  const FakePlacement placement(std::vector<std::vector<int>>{{0}});
+  ui::PanelModel m = model_of(1);
+  m.settings.generations_per_frame = 1;  // k = 16 but one generation a frame: one a launch
+  fill_settled(figures, placement, m);
+  ASSERT_EQ(m.roofline.size(), 1u);
+  EXPECT_DOUBLE_EQ(m.roofline[0].point.bytes_per_cell, 0.25);
+  m.settings.generations_per_frame = 64;  // launches of k = 16
+  figures.fill(placement, m);
+  ASSERT_EQ(m.roofline.size(), 1u);
+  EXPECT_DOUBLE_EQ(m.roofline[0].point.bytes_per_cell, 0.25 / 16);
 }
 
 TEST(RooflineFigures, ASplitLatticeStandsUnderItsGpusSummedRoofs) {
