@@ -1,5 +1,6 @@
 // timeline.cpp — the frame timeline: axis and row layout math, hit testing, and drawing with
-// ImDrawList (one row per stream; step, display and summary bars coloured by kind; hover tooltips).
+// ImDrawList (one row per stream and a copy lane per GPU and direction; bars coloured by kind;
+// hover tooltips).
 #include "ui/timeline.hpp"
 
 #include <imgui.h>
@@ -65,7 +66,8 @@ void draw_legend(const std::vector<TimelineBar>& bars, double span, float scale)
 /// The plot's place and scale for `lines` lines at the cursor, after a column of row labels.
 TimelineGeometry plot_geometry(double span, int lines, float scale) {
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float label_w = ImGui::CalcTextSize("#00").x + style.ItemInnerSpacing.x;
+  const float label_w =
+      std::max(ImGui::CalcTextSize("#00").x, ImGui::CalcTextSize("halo").x) + style.ItemInnerSpacing.x;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   TimelineGeometry g;
   g.x0 = origin.x + label_w;
@@ -94,8 +96,13 @@ void draw_group_headers(ImDrawList* dl, const TimelineRows& rows, const Timeline
   }
 }
 
-/// Row backgrounds and labels ("#N", or "all" for a shared row), the labels left of the plot at
-/// `label_x`; labels thin out when rows are shorter than the text.
+/// A copy lane's label left of the plot.
+const char* lane_label(TimelineRows::Lane lane) {
+  return lane == TimelineRows::Lane::halo_in ? "halo" : "D2H";
+}
+
+/// Row backgrounds and labels ("#N", "all" for a shared row, "halo" and "D2H" for the copy lanes), the labels
+/// left of the plot at `label_x`; labels thin out when rows are shorter than the text.
 void draw_rows(ImDrawList* dl, const TimelineRows& rows, const TimelineGeometry& g, float label_x) {
   const float line = ImGui::GetTextLineHeight();
   const int label_every = std::max(1, static_cast<int>(std::ceil(line / (g.row_height + g.row_gap))));
@@ -106,7 +113,9 @@ void draw_rows(ImDrawList* dl, const TimelineRows& rows, const TimelineGeometry&
     if (r % label_every == 0) {
       char label[16];
       const int inst = rows.only_instance(r);
-      if (inst >= 0) {
+      if (rows.lane(r) != TimelineRows::Lane::none) {
+        std::snprintf(label, sizeof label, "%s", lane_label(rows.lane(r)));
+      } else if (inst >= 0) {
         std::snprintf(label, sizeof label, "#%d", inst);
       } else {
         std::snprintf(label, sizeof label, "all");
@@ -146,7 +155,9 @@ void draw_bars(ImDrawList* dl, const std::vector<TimelineBar>& bars, const Timel
                const TimelineGeometry& g, float scale) {
   const float line = ImGui::GetTextLineHeight();
   for (const TimelineBar& b : bars) {
-    const Rect r = g.bar_rect(b, rows.line(rows.row_of(b.stream)));
+    const int row = rows.row_of(b);
+    if (row < 0) continue;
+    const Rect r = g.bar_rect(b, rows.line(row));
     dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), kind_colour(b.kind), bar_rounding(g, scale));
     // Name the instance inside bars wide and tall enough for it (shared mode puts all on one row).
     if (b.kind == TimelineBar::Kind::step && g.row_height >= line && r.x1 - r.x0 > 4 * line) {
@@ -174,6 +185,10 @@ void draw_bar_tooltip(ImDrawList* dl, const TimelineBar& b, const Rect& r,
   ImGui::Text("start     %s ms", format_ms(b.start_ms, s0, sizeof s0));
   ImGui::Text("end       %s ms", format_ms(b.end_ms, s1, sizeof s1));
   ImGui::Text("duration  %s ms", format_ms(b.end_ms - b.start_ms, d, sizeof d));
+  if (TimelineRows::lane_of(b.kind) == TimelineRows::Lane::halo_in)
+    ImGui::TextDisabled("copy lane: halo rows into GPU %d from its neighbouring bands", b.device);
+  else if (TimelineRows::lane_of(b.kind) == TimelineRows::Lane::to_host)
+    ImGui::TextDisabled("copy lane: GPU %d to host memory", b.device);
   if (b.device >= 0)
     ImGui::TextDisabled("GPU %d, stream row %d, from that GPU's first start", b.device, b.stream);
   else
@@ -216,18 +231,61 @@ TimelineAxis timeline_axis(double span_ms, int max_ticks) {
   return TimelineAxis{ticks * tick, tick};
 }
 
+TimelineRows::Lane TimelineRows::lane_of(TimelineBar::Kind kind) {
+  switch (kind) {
+    case TimelineBar::Kind::exchange:
+      return Lane::halo_in;
+    case TimelineBar::Kind::snapshot:
+      return Lane::to_host;
+    default:
+      return Lane::none;
+  }
+}
+
 void TimelineRows::build(const std::vector<TimelineBar>& bars) {
-  rows_.clear();
+  std::vector<Row> streams;
+  std::vector<Row> lanes;  // (device, lane) once each, sorted
   for (const TimelineBar& b : bars) {
-    auto it = std::lower_bound(rows_.begin(), rows_.end(), b.stream,
-                               [](const Row& r, int stream) { return r.stream < stream; });
+    const Lane lane = lane_of(b.kind);
     const int instance = static_cast<int>(b.instance);
-    if (it != rows_.end() && it->stream == b.stream) {
+    if (lane != Lane::none) {
+      const Row r{-1, -1, b.device, lane};
+      auto it = std::lower_bound(lanes.begin(), lanes.end(), r, [](const Row& a, const Row& c) {
+        return std::pair(a.device, a.lane) < std::pair(c.device, c.lane);
+      });
+      if (it == lanes.end() || it->device != r.device || it->lane != r.lane) lanes.insert(it, r);
+      continue;
+    }
+    auto it = std::lower_bound(streams.begin(), streams.end(), b.stream,
+                               [](const Row& r, int stream) { return r.stream < stream; });
+    if (it != streams.end() && it->stream == b.stream) {
       if (it->instance != instance) it->instance = -1;
     } else {
-      rows_.insert(it, Row{b.stream, instance, b.device});
+      streams.insert(it, Row{b.stream, instance, b.device});
     }
   }
+  // Each GPU's lanes after its last stream row; lanes of a GPU without stream rows at the end.
+  rows_.clear();
+  std::vector<bool> placed(lanes.size(), false);
+  const auto place_lanes_of = [&](int device) {
+    for (std::size_t l = 0; l < lanes.size(); ++l)
+      if (!placed[l] && lanes[l].device == device) {
+        rows_.push_back(lanes[l]);
+        placed[l] = true;
+      }
+  };
+  for (std::size_t i = 0; i < streams.size(); ++i) {
+    rows_.push_back(streams[i]);
+    if (i + 1 == streams.size() || streams[i + 1].device != streams[i].device)
+      place_lanes_of(streams[i].device);
+  }
+  for (std::size_t l = 0; l < lanes.size(); ++l)
+    if (!placed[l]) place_lanes_of(lanes[l].device);
+  stream_rows_.clear();
+  for (int r = 0; r < count(); ++r)
+    if (rows_[static_cast<std::size_t>(r)].lane == Lane::none)
+      stream_rows_.emplace_back(rows_[static_cast<std::size_t>(r)].stream, r);
+  std::sort(stream_rows_.begin(), stream_rows_.end());
   groups_.clear();
   for (int r = 0; r < count(); ++r) {
     const int d = rows_[static_cast<std::size_t>(r)].device;
@@ -243,9 +301,18 @@ int TimelineRows::line(int row) const {
 }
 
 int TimelineRows::row_of(int stream) const {
-  auto it =
-      std::lower_bound(rows_.begin(), rows_.end(), stream, [](const Row& r, int s) { return r.stream < s; });
-  return it != rows_.end() && it->stream == stream ? static_cast<int>(it - rows_.begin()) : -1;
+  auto it = std::lower_bound(stream_rows_.begin(), stream_rows_.end(), std::pair(stream, -1));
+  return it != stream_rows_.end() && it->first == stream ? it->second : -1;
+}
+
+int TimelineRows::row_of(const TimelineBar& bar) const {
+  const Lane lane = lane_of(bar.kind);
+  if (lane == Lane::none) return row_of(bar.stream);
+  for (int r = 0; r < count(); ++r) {
+    const Row& row = rows_[static_cast<std::size_t>(r)];
+    if (row.lane == lane && row.device == bar.device) return r;
+  }
+  return -1;
 }
 
 Rect TimelineGeometry::bar_rect(const TimelineBar& bar, int row) const {
@@ -254,9 +321,6 @@ Rect TimelineGeometry::bar_rect(const TimelineBar& bar, int row) const {
   r.x1 = std::max(x_of(std::max(bar.start_ms, bar.end_ms)), r.x0 + min_bar_width);
   r.y0 = row_y(row);
   r.y1 = r.y0 + row_height;
-  // An exchange runs beside its band's step on the same row: a strip along the row's foot, so
-  // that the step stays visible (and hoverable) above it.
-  if (bar.kind == TimelineBar::Kind::exchange) r.y0 = r.y1 - std::max(2.0f, row_height * 0.4f);
   return r;
 }
 
@@ -279,7 +343,7 @@ int timeline_lines(const PanelModel& model) {
 int bar_at(const std::vector<TimelineBar>& bars, const TimelineRows& rows, const TimelineGeometry& g, float x,
            float y) {
   for (std::size_t i = bars.size(); i-- > 0;) {
-    const int row = rows.row_of(bars[i].stream);
+    const int row = rows.row_of(bars[i]);
     if (row >= 0 && g.bar_rect(bars[i], rows.line(row)).contains(x, y)) return static_cast<int>(i);
   }
   return -1;
@@ -329,7 +393,7 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
   const int hit = bar_at(bars, rows_, g, mouse.x, mouse.y);
   if (hit < 0) return;
   const TimelineBar& b = bars[static_cast<std::size_t>(hit)];
-  draw_bar_tooltip(dl, b, g.bar_rect(b, rows_.line(rows_.row_of(b.stream))), statuses, bar_rounding(g, scale),
+  draw_bar_tooltip(dl, b, g.bar_rect(b, rows_.line(rows_.row_of(b))), statuses, bar_rounding(g, scale),
                    scale);
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "core/engine.hpp"
@@ -21,11 +22,19 @@ struct TimelineAxis {
 TimelineAxis timeline_axis(double span_ms, int max_ticks);
 
 /// The streams that appear in a frame's bars, in ascending stream number: row r shows stream
-/// stream(r). When the bars come from more than one GPU (TimelineBar::device), a header line goes
-/// before each GPU's rows (engines over several GPUs number their rows GPU by GPU): row r is then
-/// drawn at line(r), and there are lines() lines in all. Rebuilding reuses the storage.
+/// stream(r). Copies (a split band's halo exchange, a recovery snapshot's copy to the host) go on
+/// a copy lane of their own per GPU and direction, after that GPU's stream rows, so a copy shows
+/// beside the kernels it overlaps (or not). When the bars come from more than one GPU
+/// (TimelineBar::device), a header line goes before each GPU's rows (engines over several GPUs
+/// number their rows GPU by GPU): row r is then drawn at line(r), and there are lines() lines in
+/// all. Rebuilding reuses the storage.
 class TimelineRows {
  public:
+  /// The copy lanes: into a GPU from its neighbours (halo rows) and from a GPU to the host.
+  enum class Lane { none = -1, halo_in = 0, to_host = 1 };
+  /// The lane a bar of `kind` goes on (none: its stream's row).
+  static Lane lane_of(TimelineBar::Kind kind);
+
   void build(const std::vector<TimelineBar>& bars);
   int count() const { return static_cast<int>(rows_.size()); }
   /// Rows plus GPU header lines.
@@ -40,17 +49,23 @@ class TimelineRows {
   const std::vector<Group>& groups() const { return groups_; }
   /// The row of a stream, or -1 if no bar is on it.
   int row_of(int stream) const;
+  /// The row a bar is drawn on: its copy lane, or its stream's row; -1 if it is not in the rows.
+  int row_of(const TimelineBar& bar) const;
   int stream(int row) const { return rows_[static_cast<std::size_t>(row)].stream; }
-  /// The one instance whose work is on this row, or -1 when several share it (shared mode).
+  /// The one instance whose work is on this row, or -1 when several share it (shared mode, lanes).
   int only_instance(int row) const { return rows_[static_cast<std::size_t>(row)].instance; }
+  /// The copy lane row r is, or none for a stream's row.
+  Lane lane(int row) const { return rows_[static_cast<std::size_t>(row)].lane; }
 
  private:
   struct Row {
     int stream;
     int instance;  // -1: several
     int device;    // of the row's first bar
+    Lane lane = Lane::none;
   };
   std::vector<Row> rows_;
+  std::vector<std::pair<int, int>> stream_rows_;  // (stream, row), by stream
   std::vector<Group> groups_;
 };
 
@@ -72,7 +87,7 @@ struct TimelineGeometry {
   float height(int rows) const {
     return rows <= 0 ? 0.f : static_cast<float>(rows) * (row_height + row_gap) - row_gap;
   }
-  /// A bar's rectangle in row `row`: the row's height, but an exchange a strip along its foot.
+  /// A bar's rectangle on line `row`: the line's height, from its start to its end in time.
   Rect bar_rect(const TimelineBar& bar, int row) const;
 };
 

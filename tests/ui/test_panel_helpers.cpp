@@ -252,26 +252,45 @@ TEST(Timeline, BarsArePlacedInTimeAndHitTestedWhereDrawn) {
   EXPECT_FLOAT_EQ(g.height(2), 22);
 }
 
-// A split band's exchange runs beside its step on the same row: it is drawn (and hit) as a strip
-// along the row's foot, so the step above it stays visible and hoverable.
-TEST(Timeline, AnExchangeIsAStripAlongItsRowsFootUnderTheStep) {
+// Copies go on a lane per GPU and direction after that GPU's stream rows: the halo exchanges of
+// the bands on a GPU share its "halo" lane, a snapshot's copy to the host its "D2H" lane; a lane
+// is hit where it is drawn, and a stream keeps its row.
+TEST(Timeline, CopiesGoOnALanePerGpuAndDirectionAfterThatGpusRows) {
   using K = TimelineBar::Kind;
-  const std::vector<TimelineBar> bars = {{0, 0, K::step, 0.0, 1.0}, {0, 0, K::exchange, 0.2, 0.4}};
+  using Lane = TimelineRows::Lane;
+  const std::vector<TimelineBar> bars = {{0, 0, K::step, 0.0, 1.0, 0},    {0, 0, K::exchange, 0.2, 0.4, 0},
+                                         {0, 1, K::step, 0.0, 1.0, 0},    {0, 1, K::exchange, 0.3, 0.5, 0},
+                                         {1, 2, K::step, 0.0, 0.5, 1},    {1, 2, K::exchange, 0.6, 0.7, 1},
+                                         {1, 2, K::snapshot, 0.7, 0.9, 1}};
   TimelineRows rows;
   rows.build(bars);
+  ASSERT_EQ(rows.count(), 6);  // streams 0, 1, GPU 0's halo lane, stream 2, GPU 1's halo and D2H lanes
+  EXPECT_EQ(rows.row_of(0), 0);
+  EXPECT_EQ(rows.row_of(1), 1);
+  EXPECT_EQ(rows.lane(2), Lane::halo_in);
+  EXPECT_EQ(rows.row_of(2), 3);
+  EXPECT_EQ(rows.lane(4), Lane::halo_in);
+  EXPECT_EQ(rows.lane(5), Lane::to_host);
+  EXPECT_EQ(rows.row_of(bars[1]), 2);  // both of GPU 0's exchanges on its one halo lane
+  EXPECT_EQ(rows.row_of(bars[3]), 2);
+  EXPECT_EQ(rows.row_of(bars[5]), 4);
+  EXPECT_EQ(rows.row_of(bars[6]), 5);
+  EXPECT_EQ(rows.only_instance(2), -1);
+  ASSERT_EQ(rows.groups().size(), 2u);
+  EXPECT_EQ(rows.groups()[1].first_row, 3);  // GPU 1's header before stream 2, after GPU 0's lane
   TimelineGeometry g;
   g.x0 = 0;
   g.y0 = 0;
   g.width = 100;
   g.row_height = 10;
-  g.row_gap = 2;
+  g.row_gap = 0;
   g.axis = timeline_axis(1.0, 5);
-  const Rect step = g.bar_rect(bars[0], 0), x = g.bar_rect(bars[1], 0);
-  EXPECT_FLOAT_EQ(x.y1, step.y1);
-  EXPECT_FLOAT_EQ(x.y0, 6);  // 40% of the row
-  EXPECT_EQ(bar_at(bars, rows, g, 30, 2), 0) << "the top of the row over the exchange: the step";
-  EXPECT_EQ(bar_at(bars, rows, g, 30, 8), 1) << "its foot: the exchange";
-  EXPECT_EQ(bar_at(bars, rows, g, 60, 8), 0) << "after the exchange: the step";
+  EXPECT_EQ(bar_at(bars, rows, g, 35, 35), 3)
+      << "GPU 0's halo lane on line 3 (after its header): the later exchange";
+  EXPECT_EQ(bar_at(bars, rows, g, 30, 15), 0) << "stream 0's row holds its step only";
+  EXPECT_EQ(bar_at(bars, rows, g, 80, 75), 6) << "GPU 1's D2H lane, line 7";
+  EXPECT_EQ(bar_at(bars, rows, g, 30, 75), -1);
+  EXPECT_EQ(rows.lines(), 8);
   EXPECT_STREQ(timeline_kind_name(K::exchange), "exchange");
   EXPECT_STREQ(timeline_kind_name(K::snapshot), "snapshot");
 }
