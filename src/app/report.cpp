@@ -112,8 +112,17 @@ std::string display_object(const Engine& engine, const RunFigures& f) {
   return o.str();
 }
 
+/// An instance's "roofline" object (its rate against its GPUs' roofs), or null without a point.
+std::string roofline_object(const RunFigures& f, std::size_t i) {
+  const auto it = f.roofline.find(i);
+  if (it == f.roofline.end()) return "null";
+  const RooflinePoint& p = it->second;
+  return "{\"memory_roof\": " + num(p.memory_roof) + ", \"issue_roof\": " + num(p.issue_roof) +
+         ", \"wall\": " + json_string(wall_name(p.wall)) + ", \"fraction\": " + num(p.fraction()) + "}";
+}
+
 /// The "instances" array: each instance's final state, blocking on the engine (summarize).
-std::string instances_array(Engine& engine) {
+std::string instances_array(Engine& engine, const RunFigures& f) {
   std::ostringstream o;
   o << "[";
   for (std::size_t i = 0; i < engine.size(); ++i) {
@@ -133,7 +142,7 @@ std::string instances_array(Engine& engine) {
       // between summaries it gives, and how old the newest summary the frame loop saw was.
       << ", \"summary\": {\"ms\": " << num(st.summary_ms) << ", \"every_frames\": " << st.summary_every
       << ", \"frames_ago\": " << (st.summary ? std::to_string(st.summary_frames_ago) : std::string("null"))
-      << "}}";
+      << "}, \"roofline\": " << roofline_object(f, i) << "}";
   }
   o << "\n  ]";
   return o.str();
@@ -186,7 +195,7 @@ void write_report(const std::string& path, Engine& engine, const RunFigures& f) 
   o << "  \"gpus\": " << gpus_array(engine, f) << ",\n";
   // Also where no GPU is in use (the CPU engine): why there are no counters.
   o << "  \"counters_source\": " << json_string(f.counters_source) << ",\n";
-  o << "  \"instances\": " << instances_array(engine) << "\n}\n";
+  o << "  \"instances\": " << instances_array(engine, f) << "\n}\n";
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   if (!file) throw InputError("--report " + path + ": cannot open for writing");
   file << o.str();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
+#include "core/kernel_costs.hpp"
 #include "core/stats.hpp"
 #include "counters/counter.hpp"
 
@@ -71,6 +72,9 @@ struct RunFigures {
   /// counter)'s mean over the run; a pair never read is absent.
   std::string counters_source;
   std::map<std::pair<int, counters::Counter>, double> counter_means;
+  /// Each instance against its GPUs' roofs at the end (app/roofline_figures.hpp), by instance; an
+  /// instance without a point (host memory, its GPU not measured yet) is absent.
+  std::map<std::size_t, RooflinePoint> roofline;
 };
 
 class FrameFigures {

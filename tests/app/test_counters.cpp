@@ -82,6 +82,9 @@ TEST(Counters, OffOrWithoutAGpuTheReportSaysWhyInOneLine) {
   ASSERT_EQ(cpu.status, 0) << cpu.err;
   EXPECT_NE(dir.read("cpu.json").find("\"counters_source\": \"none: no GPU in use"), std::string::npos)
       << dir.read("cpu.json");
+  // Nor has an instance in host memory a point on the roofline.
+  EXPECT_NE(dir.read("cpu.json").find("\"roofline\": null}"), std::string::npos) << dir.read("cpu.json");
+  EXPECT_EQ(dir.read("cpu.json").find("\"wall\""), std::string::npos) << dir.read("cpu.json");
   // The CSV asked for still gets its header, and the user is told why nothing follows it.
   EXPECT_EQ(dir.read("empty.csv"), "time_ms,gpu,counter,value\n");
   EXPECT_NE(cpu.err.find("--counters-csv empty.csv gets no readings: no GPU in use"), std::string::npos)
