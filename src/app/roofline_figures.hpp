@@ -27,7 +27,8 @@ class RooflineFigures {
   RooflineFigures(const RooflineFigures&) = delete;
   RooflineFigures& operator=(const RooflineFigures&) = delete;
 
-  /// Fills model.roofline from model.statuses and where `placement` runs each instance, and model.roofline_note.
+  /// Fills model.roofline from model.statuses and where `placement` runs each instance, and
+  /// model.roofline_note.
   void fill(const DevicePlacement& placement, ui::PanelModel& model);
 
   /// The limits of `device` if measured (starts the measurement otherwise).
