@@ -235,6 +235,7 @@ void App::fill_counter_strips() {
   model_.counters_source = counters_ ? counters_->source_line() : std::string();
   model_.counter_strips.clear();
   counters::CounterSampler* sampler = counters_ ? counters_->sampler() : nullptr;
+  counter_lanes_.fill(*engine_, sampler, model_);
   if (!sampler) return;
   for (const counters::Strip& s : sampler->strips(model_.counters_window_s * 1000.0, kCounterPoints))
     model_.counter_strips.push_back(ui::PanelModel::CounterStrip{
@@ -378,7 +379,7 @@ void App::apply_effects(const Effects& fx) {
     options_.counters = *fx.counters ? "on" : "off";
     options_.counters_csv.clear();
     counters_.reset();
-    counters_ = std::make_unique<AppCounters>(options_, *engine_);
+    start_counters();
   }
   if (!fx.message.empty()) model_.message = fx.message;
 }

@@ -12,6 +12,7 @@
 
 #include "app/app_counters.hpp"
 #include "app/app_settings.hpp"
+#include "app/counter_lanes.hpp"
 #include "app/imgui_layer.hpp"
 #include "app/input.hpp"
 #include "app/options.hpp"
@@ -53,6 +54,8 @@ class App {
 
   // Set-up (app_setup.cpp), in this order.
   void setup();
+  /// Starts the counters (--counters, the `counters` command) and the engine's frame stamps they need.
+  void start_counters();
   /// The options, files and script checked, the engine made (with the tile filler that fits it),
   /// the display asked for: InputError or DeviceError before any window.
   DisplayedEngine check_inputs_and_make_engine();
@@ -119,6 +122,7 @@ class App {
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<AppCounters> counters_;  // the GPUs' hardware counters, sampled on their own thread
   RooflineFigures roofline_;               // each instance against its GPUs' roofs, for the panel
+  CounterLanes counter_lanes_;             // the counters on the timeline's axis, for the panel
   std::unique_ptr<Scene> scene_;
   std::unique_ptr<Recovery> recovery_;  // snapshots for a fatal device error
   std::optional<ScriptRunner> script_;

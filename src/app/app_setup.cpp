@@ -20,10 +20,17 @@
 
 namespace ls::app {
 
+void App::start_counters() {
+  counters_ = std::make_unique<AppCounters>(options_, *engine_);
+  // The engine stamps its frames on the GPUs' clock only while counters are sampled: their lanes
+  // under the timeline need it, and it costs a small kernel per timed frame.
+  engine_->set_timeline_clock(counters_->sampler() != nullptr);
+}
+
 void App::setup() {
   DisplayedEngine made = check_inputs_and_make_engine();
   make_scene();
-  counters_ = std::make_unique<AppCounters>(options_, *engine_);
+  start_counters();
   open_display(std::move(made.filler), made.cuda_device);
   fill_fixed_model();
 }

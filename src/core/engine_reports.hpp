@@ -52,6 +52,16 @@ class EngineReports {
   virtual void host_enqueue_history(std::vector<float>& out) const { out.clear(); }
   /// The bars of the newest frame whose timings are complete (read a frame or two late).
   virtual std::vector<TimelineBar> timeline() const = 0;
+  /// Where the newest timeline's axis starts on each GPU's own clock (%globaltimer, ns: what CUPTI
+  /// stamps its counter samples with), one entry per GPU that has bars in it and a stamped origin;
+  /// only while set_timeline_clock(true) (it costs one small kernel per timed frame) and in stream
+  /// mode graph. Empty by default.
+  struct TimelineOrigin {
+    int device = -1;
+    std::uint64_t gpu_ns = 0;
+  };
+  virtual std::vector<TimelineOrigin> timeline_origins() const { return {}; }
+  virtual void set_timeline_clock(bool on) { (void)on; }
 
   /// The renderer brackets the display work of an instance in each timed frame (after step()):
   /// on CUDA these record events on the instance's stream; on the CPU they read the clock.

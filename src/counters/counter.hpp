@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string_view>
 
 namespace ls::counters {
@@ -35,6 +36,11 @@ struct Sample {
   int gpu = 0;
   Counter counter = Counter::sm_active;
   double value = 0;
+  /// The interval the value is the mean over, on the GPU's own clock (%globaltimer, ns), where the
+  /// source has it (CUPTI's PM sampling); 0 otherwise. The engines time their frames on the same
+  /// clock, so the timeline places these samples exactly.
+  std::uint64_t gpu_start_ns = 0;
+  std::uint64_t gpu_end_ns = 0;
 };
 
 }  // namespace ls::counters

@@ -268,6 +268,7 @@ bool CuptiSource::Device::read(double t_ms, std::vector<Sample>& out, std::strin
     return false;
   }
   struct Row {
+    std::uint64_t start_ns;
     std::uint64_t end_ns;
     std::map<Counter, double> values;
   };
@@ -291,7 +292,7 @@ bool CuptiSource::Device::read(double t_ms, std::vector<Sample>& out, std::strin
     ev.numMetrics = names.size();
     ev.pMetricValues = values.data();
     if (api->cuptiProfilerHostEvaluateToGpuValues(&ev) != CUPTI_SUCCESS) continue;
-    Row row{si.endTimestamp, {}};
+    Row row{si.startTimestamp, si.endTimestamp, {}};
     for (std::size_t m = 0; m < plans.size(); ++m) row.values[plans[m].counter] += values[m] * plans[m].scale;
     rows.push_back(std::move(row));
   }
@@ -300,7 +301,8 @@ bool CuptiSource::Device::read(double t_ms, std::vector<Sample>& out, std::strin
   const std::uint64_t newest = rows.empty() ? 0 : rows.back().end_ns;
   for (const Row& row : rows)
     for (const auto& [counter, value] : row.values)
-      out.push_back(Sample{t_ms - static_cast<double>(newest - row.end_ns) * 1e-6, gpu, counter, value});
+      out.push_back(Sample{t_ms - static_cast<double>(newest - row.end_ns) * 1e-6, gpu, counter, value,
+                           row.start_ns, row.end_ns});
   if (dd.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL ||
       info.numCompletedSamples >= info.numTotalSamples) {
     if (const CUptiResult r = reset_data(); r != CUPTI_SUCCESS) {

@@ -1,6 +1,7 @@
 // sampler.cpp — implements sampler.hpp.
 #include "counters/sampler.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -106,6 +107,26 @@ std::vector<Sample> CounterSampler::since(double from_ms) const {
   auto first = kept_.end();
   while (first != kept_.begin() && std::prev(first)->t_ms >= from_ms) --first;
   return {first, kept_.end()};
+}
+
+std::vector<Sample> CounterSampler::on_gpu_clock(int gpu, std::uint64_t from_ns, std::uint64_t to_ns) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Sample> out;
+  // Newest first, until a reading of this GPU ended before the window (its clock only grows).
+  for (auto it = kept_.rbegin(); it != kept_.rend(); ++it) {
+    if (it->gpu != gpu || it->gpu_end_ns == 0) continue;
+    if (it->gpu_end_ns <= from_ns) break;
+    if (it->gpu_start_ns < to_ns) out.push_back(*it);
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+std::uint64_t CounterSampler::newest_gpu_end_ns(int gpu) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto it = kept_.rbegin(); it != kept_.rend(); ++it)
+    if (it->gpu == gpu && it->gpu_end_ns != 0) return it->gpu_end_ns;
+  return 0;
 }
 
 std::vector<Strip> CounterSampler::strips(double window_ms, int buckets) const {

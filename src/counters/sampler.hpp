@@ -53,6 +53,12 @@ class CounterSampler {
   double now_ms() const;
   /// The kept readings taken at or after `from_ms`, oldest first.
   std::vector<Sample> since(double from_ms) const;
+  /// GPU `gpu`'s readings on its own clock (Sample::gpu_start_ns, gpu_end_ns) that overlap
+  /// [from_ns, to_ns), oldest first; readings without GPU times are left out.
+  std::vector<Sample> on_gpu_clock(int gpu, std::uint64_t from_ns, std::uint64_t to_ns) const;
+  /// The end of GPU `gpu`'s newest reading on its own clock (0: none): the readings of a frame
+  /// that ended before it are all in.
+  std::uint64_t newest_gpu_end_ns(int gpu) const;
   /// The panel's strips (strips.hpp) of the last `window_ms`, built from the kept readings in place.
   std::vector<Strip> strips(double window_ms, int buckets) const;
   /// The mean of every (gpu, counter) over all readings since `from_ms` (running sums, not the

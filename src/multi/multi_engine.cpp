@@ -44,6 +44,7 @@ MultiEngine::MultiEngine(std::vector<DeviceSlot> slots, bool allow_repeats, Slot
   for (std::size_t s = 0; s < slots_.size(); ++s) {
     use(s).set_stream_mode(mode_);
     use(s).set_timing_period(timing_period_);
+    use(s).set_timeline_clock(timeline_clock_);
   }
   if (enqueue == SlotEnqueue::per_slot_threads) {
     std::vector<std::function<void()>> enter;
@@ -195,6 +196,12 @@ void MultiEngine::set_timing_period(int period) {
   for (std::size_t s = 0; s < slots_.size(); ++s) use(s).set_timing_period(period);
   if (split_) split_->set_timing_period(period);
   timing_period_ = period;
+}
+
+void MultiEngine::set_timeline_clock(bool on) {
+  for (std::size_t s = 0; s < slots_.size(); ++s) use(s).set_timeline_clock(on);
+  if (split_) split_->set_timeline_clock(on);
+  timeline_clock_ = on;
 }
 
 bool MultiEngine::frame_timed() const {

@@ -149,6 +149,8 @@ class MultiEngine final : public Engine {
   void step_history(std::size_t index, std::vector<float>& out) const override;
   void span_history(std::vector<float>& out) const override;
   std::vector<TimelineBar> timeline() const override;
+  std::vector<TimelineOrigin> timeline_origins() const override;
+  void set_timeline_clock(bool on) override;
   bool begin_display(std::size_t index) override;
   void end_display(std::size_t index) override;
 
@@ -239,6 +241,7 @@ class MultiEngine final : public Engine {
   std::size_t next_slot_ = 0;
   StreamMode mode_ = StreamMode::per_instance;
   int timing_period_ = 1;
+  bool timeline_clock_ = false;
   RollingStats host_enqueue_;
   mutable std::vector<float> child_history_;  // span_history()'s scratch
   std::unique_ptr<SlotThreads> threads_;      // null: SlotEnqueue::calling_thread

@@ -35,6 +35,7 @@ Engine& MultiEngine::split_child() {
     auto made = make_split_();
     made->set_stream_mode(mode_);
     made->set_timing_period(timing_period_);
+    made->set_timeline_clock(timeline_clock_);
     split_ = std::move(made);
   }
   return *split_;

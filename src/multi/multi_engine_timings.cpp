@@ -70,6 +70,15 @@ void MultiEngine::span_history(std::vector<float>& out) const {
   }
 }
 
+std::vector<EngineReports::TimelineOrigin> MultiEngine::timeline_origins() const {
+  std::vector<TimelineOrigin> out;
+  for (std::size_t s = 0; s < slots_.size(); ++s)
+    for (const TimelineOrigin& o : use(s).timeline_origins()) out.push_back(o);
+  if (split_)
+    for (const TimelineOrigin& o : split_->timeline_origins()) out.push_back(o);
+  return out;
+}
+
 std::vector<TimelineBar> MultiEngine::timeline() const {
   // Global numbers of each slot's instances, by their index in the slot's engine.
   // The split child counts as one more slot, after the others.

@@ -375,6 +375,14 @@ std::vector<TimelineBar> CudaEngine::timeline() const {
   return bars;
 }
 
+std::vector<EngineReports::TimelineOrigin> CudaEngine::timeline_origins() const {
+  const std::uint64_t ns = impl_->timing.newest_timeline_origin_ns();
+  if (ns == 0 || impl_->timing.newest_timeline().empty()) return {};
+  return {TimelineOrigin{impl_->device, ns}};
+}
+
+void CudaEngine::set_timeline_clock(bool on) { impl_->timing.set_clock(on); }
+
 bool CudaEngine::begin_display(std::size_t index) {
   Instance& inst = impl_->instances.at(index);
   return impl_->timing.begin_display(inst, impl_->instances.stream_of(inst));

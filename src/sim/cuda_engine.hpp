@@ -75,6 +75,8 @@ class CudaEngine final : public Engine {
   void span_history(std::vector<float>& out) const override;
   void host_enqueue_history(std::vector<float>& out) const override;
   std::vector<TimelineBar> timeline() const override;
+  std::vector<TimelineOrigin> timeline_origins() const override;
+  void set_timeline_clock(bool on) override;
   bool begin_display(std::size_t index) override;
   void end_display(std::size_t index) override;
 

@@ -3,6 +3,8 @@
 #include "sim/timing_ring.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <utility>
 
 #include "kernels/life_kernels.hpp"
@@ -46,7 +48,15 @@ int TimingRing::start_frame(StreamMode mode, cudaStream_t reference_stream) {
   record.display_claimed = record.display_recorded = false;
   // The reference goes first on the engine's own stream, so every bar of the frame starts after it
   // (a graph frame's reference is the stamp its graph writes first).
-  if (mode != StreamMode::graph) record.reference.record(reference_stream);
+  if (mode != StreamMode::graph) {
+    record.reference.record(reference_stream);
+    if (clock_) {
+      if (!clock_stamps_) clock_stamps_ = cuda::PinnedBuffer(kTimingRing * sizeof(std::uint64_t));
+      volatile std::uint64_t* stamp = clock_stamps_.as<std::uint64_t>() + s;
+      *stamp = 0;  // a frame whose stamp is still 0 when read has no origin on the GPU's clock
+      kernels::launch_stamp(clock_stamps_.as<std::uint64_t>() + s, reference_stream);
+    }
+  }
   return static_cast<int>(s);
 }
 
@@ -312,6 +322,16 @@ void TimingRing::publish(const InstanceList& instances, std::size_t s, std::vect
   }
   const double span = last - first;
   span_ms_.add(span);
+  // The reference's stamp (graph frames' first stamp; the others' when clock_ is on), moved to the
+  // first bar's start as the bars were.
+  std::uint64_t reference_ns = 0;
+  if (frames_[s].mode == StreamMode::graph)
+    reference_ns = *static_cast<volatile const std::uint64_t*>(stamps_of(s));
+  else if (clock_ && clock_stamps_)
+    reference_ns = *static_cast<volatile const std::uint64_t*>(clock_stamps_.as<std::uint64_t>() + s);
+  newest_origin_ns_ =
+      reference_ns ? static_cast<std::uint64_t>(static_cast<std::int64_t>(reference_ns) + std::llround(first * 1e6))
+                   : 0;
   newest_frame_ = FrameTimings{true, span, busy, span > 0 ? busy / span : 0.0, {}, {}};
   newest_timeline_ = std::move(bars);
 }

@@ -122,6 +122,12 @@ class TimingRing {
   /// The frame span's statistics start again (a new stream mode: another workload).
   void clear_span() { span_ms_.clear(); }
   const std::vector<TimelineBar>& newest_timeline() const { return newest_timeline_; }
+  /// Stamp each timed frame's reference on the GPU's clock (%globaltimer, ns; one small kernel after
+  /// the reference, stream mode graph has its own): the newest timeline then knows its origin there.
+  void set_clock(bool on) { clock_ = on; }
+  bool clock() const { return clock_; }
+  /// The newest timeline's origin (its first bar's start) on the GPU's clock (ns), 0 when not stamped.
+  std::uint64_t newest_timeline_origin_ns() const { return newest_origin_ns_; }
 
  private:
   /// The reference event recorded first in each timed frame, so that bars on all streams share an
@@ -159,6 +165,9 @@ class TimingRing {
   FrameTimings newest_frame_;
   RollingStats span_ms_;  // span_ms()
   std::vector<TimelineBar> newest_timeline_;
+  bool clock_ = false;
+  cuda::PinnedBuffer clock_stamps_;  // kTimingRing reference stamps (stream modes but graph)
+  std::uint64_t newest_origin_ns_ = 0;
   cuda::PinnedBuffer stamps_;     // stream mode graph: kTimingRing slots of stamp_stride_ stamps
   std::size_t stamp_stride_ = 0;  // 1 + kStampsPerInstance per instance
   std::vector<cuda::PinnedBuffer> retired_stamps_;  // outgrown, maybe still written by the device

@@ -81,7 +81,7 @@ void Panel::draw(const PanelModel& model, std::vector<Command>& out) {
         if (ImGui::CollapsingHeader("Per-stream timings", ImGuiTreeNodeFlags_DefaultOpen))
           draw_timings(model);
         if (ImGui::CollapsingHeader("Timeline (last complete frame)", ImGuiTreeNodeFlags_DefaultOpen)) {
-          timeline_.draw(model.timeline, model.statuses, scale_, timeline_lines(model));
+          timeline_.draw(model.timeline, model.statuses, scale_, timeline_lines(model), model.counter_lanes);
         }
         if (ImGui::CollapsingHeader("GPU counters", ImGuiTreeNodeFlags_DefaultOpen))
           draw_counters(model, scale_, out);

@@ -106,6 +106,23 @@ struct PanelModel {
   std::string counters_source;
   std::vector<CounterStrip> counter_strips;
   double counters_window_s = 10;
+  /// The counters on the timeline's axis (app/counter_lanes.hpp): per GPU whose frame origin is on
+  /// its own clock, a lane per counter under its rows with the samples of the shown frame.
+  struct CounterLane {
+    int gpu = 0;
+    std::string name;      // "sm_active"
+    std::string label;     // beside the lane: "SM"
+    bool fraction = true;  // 0..1; otherwise scaled to `top`
+    double top = 1;
+    struct Segment {
+      double start_ms = 0, end_ms = 0;  // on the timeline's axis
+      double value = 0;
+    };
+    std::vector<Segment> segments;
+    /// The frame is shorter than a sample: one sample's mean covers it (drawn paler, said so).
+    bool coarse = false;
+  };
+  std::vector<CounterLane> counter_lanes;
 
   /// Each instance against its GPUs' roofs (app/roofline_figures.hpp, core/kernel_costs.hpp).
   struct RooflineRow {

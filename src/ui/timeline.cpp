@@ -67,7 +67,7 @@ void draw_legend(const std::vector<TimelineBar>& bars, double span, float scale)
 TimelineGeometry plot_geometry(double span, int lines, float scale) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float label_w =
-      std::max(ImGui::CalcTextSize("#00").x, ImGui::CalcTextSize("halo").x) + style.ItemInnerSpacing.x;
+      std::max(ImGui::CalcTextSize("#00").x, ImGui::CalcTextSize("PCIe~").x) + style.ItemInnerSpacing.x;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   TimelineGeometry g;
   g.x0 = origin.x + label_w;
@@ -103,7 +103,8 @@ const char* lane_label(TimelineRows::Lane lane) {
 
 /// Row backgrounds and labels ("#N", "all" for a shared row, "halo" and "D2H" for the copy lanes), the labels
 /// left of the plot at `label_x`; labels thin out when rows are shorter than the text.
-void draw_rows(ImDrawList* dl, const TimelineRows& rows, const TimelineGeometry& g, float label_x) {
+void draw_rows(ImDrawList* dl, const TimelineRows& rows, const TimelineGeometry& g, float label_x,
+               const std::vector<PanelModel::CounterLane>& counter_lanes) {
   const float line = ImGui::GetTextLineHeight();
   const int label_every = std::max(1, static_cast<int>(std::ceil(line / (g.row_height + g.row_gap))));
   for (int r = 0; r < rows.count(); ++r) {
@@ -113,7 +114,10 @@ void draw_rows(ImDrawList* dl, const TimelineRows& rows, const TimelineGeometry&
     if (r % label_every == 0) {
       char label[16];
       const int inst = rows.only_instance(r);
-      if (rows.lane(r) != TimelineRows::Lane::none) {
+      if (rows.lane(r) == TimelineRows::Lane::counter) {
+        const PanelModel::CounterLane& lane = counter_lanes[static_cast<std::size_t>(rows.counter(r))];
+        std::snprintf(label, sizeof label, "%s%s", lane.label.c_str(), lane.coarse ? "~" : "");
+      } else if (rows.lane(r) != TimelineRows::Lane::none) {
         std::snprintf(label, sizeof label, "%s", lane_label(rows.lane(r)));
       } else if (inst >= 0) {
         std::snprintf(label, sizeof label, "#%d", inst);
@@ -167,6 +171,53 @@ void draw_bars(ImDrawList* dl, const std::vector<TimelineBar>& bars, const Timel
                   label);
     }
   }
+}
+
+/// A counter lane: each sample's value as a bar from the lane's foot (fractions of its height;
+/// counters in GB/s against the lane's top), paler where one sample covers the whole frame.
+void draw_counter_lanes(ImDrawList* dl, const TimelineRows& rows, const TimelineGeometry& g,
+                        const std::vector<PanelModel::CounterLane>& counter_lanes) {
+  for (int r = 0; r < rows.count(); ++r) {
+    if (rows.lane(r) != TimelineRows::Lane::counter) continue;
+    const PanelModel::CounterLane& lane = counter_lanes[static_cast<std::size_t>(rows.counter(r))];
+    const float y1 = g.row_y(rows.line(r)) + g.row_height;
+    const ImU32 col = lane.coarse ? IM_COL32(86, 211, 100, 110) : colour::good;
+    for (const PanelModel::CounterLane::Segment& s : lane.segments) {
+      const double v = std::clamp(lane.top > 0 ? s.value / lane.top : 0.0, 0.0, 1.0);
+      const float h = std::max(1.f, static_cast<float>(v) * g.row_height);
+      dl->AddRectFilled(ImVec2(g.x_of(s.start_ms), y1 - h),
+                        ImVec2(std::max(g.x_of(s.end_ms), g.x_of(s.start_ms) + g.min_bar_width), y1), col);
+    }
+  }
+}
+
+/// The counter under the mouse: its sample's value and interval, and whether it covers the frame.
+bool counter_tooltip(const TimelineRows& rows, const TimelineGeometry& g,
+                     const std::vector<PanelModel::CounterLane>& counter_lanes, float x, float y) {
+  for (int r = 0; r < rows.count(); ++r) {
+    if (rows.lane(r) != TimelineRows::Lane::counter) continue;
+    const float y0 = g.row_y(rows.line(r));
+    if (y < y0 || y >= y0 + g.row_height) continue;
+    const PanelModel::CounterLane& lane = counter_lanes[static_cast<std::size_t>(rows.counter(r))];
+    const double ms = (x - g.x0) / g.width * g.axis.end_ms;
+    for (const PanelModel::CounterLane::Segment& s : lane.segments) {
+      if (ms < s.start_ms || ms > s.end_ms) continue;
+      char a[32], b[32];
+      ImGui::BeginTooltip();
+      if (lane.fraction)
+        ImGui::Text("GPU %d  %s  %.0f %%", lane.gpu, lane.name.c_str(), 100 * s.value);
+      else
+        ImGui::Text("GPU %d  %s  %.4g", lane.gpu, lane.name.c_str(), s.value);
+      ImGui::TextDisabled("the sample's mean, %s to %s ms of this frame", format_ms(s.start_ms, a, sizeof a),
+                          format_ms(s.end_ms, b, sizeof b));
+      if (lane.coarse)
+        ImGui::TextDisabled(
+            "the frame is shorter than a sample: this is the mean over a sample that covers it");
+      ImGui::EndTooltip();
+      return true;
+    }
+  }
+  return false;
 }
 
 /// The hovered bar outlined, and its instance, kind, start, end and duration in a tooltip.
@@ -242,7 +293,8 @@ TimelineRows::Lane TimelineRows::lane_of(TimelineBar::Kind kind) {
   }
 }
 
-void TimelineRows::build(const std::vector<TimelineBar>& bars) {
+void TimelineRows::build(const std::vector<TimelineBar>& bars,
+                         const std::vector<PanelModel::CounterLane>& counter_lanes) {
   std::vector<Row> streams;
   std::vector<Row> lanes;  // (device, lane) once each, sorted
   for (const TimelineBar& b : bars) {
@@ -267,11 +319,17 @@ void TimelineRows::build(const std::vector<TimelineBar>& bars) {
   // Each GPU's lanes after its last stream row; lanes of a GPU without stream rows at the end.
   rows_.clear();
   std::vector<bool> placed(lanes.size(), false);
+  std::vector<bool> counters_placed(counter_lanes.size(), false);
   const auto place_lanes_of = [&](int device) {
     for (std::size_t l = 0; l < lanes.size(); ++l)
       if (!placed[l] && lanes[l].device == device) {
         rows_.push_back(lanes[l]);
         placed[l] = true;
+      }
+    for (std::size_t c = 0; c < counter_lanes.size(); ++c)
+      if (!counters_placed[c] && counter_lanes[c].gpu == device) {
+        rows_.push_back(Row{-1, -1, device, Lane::counter, static_cast<int>(c)});
+        counters_placed[c] = true;
       }
   };
   for (std::size_t i = 0; i < streams.size(); ++i) {
@@ -281,6 +339,8 @@ void TimelineRows::build(const std::vector<TimelineBar>& bars) {
   }
   for (std::size_t l = 0; l < lanes.size(); ++l)
     if (!placed[l]) place_lanes_of(lanes[l].device);
+  for (std::size_t c = 0; c < counter_lanes.size(); ++c)
+    if (!counters_placed[c]) place_lanes_of(counter_lanes[c].gpu);
   stream_rows_.clear();
   for (int r = 0; r < count(); ++r)
     if (rows_[static_cast<std::size_t>(r)].lane == Lane::none)
@@ -337,7 +397,7 @@ int timeline_lines(const PanelModel& model) {
   const int gpus = static_cast<int>(devices.size());
   const int rows =
       model.stream_mode == StreamMode::shared ? std::max(1, gpus) : static_cast<int>(model.statuses.size());
-  return rows + (gpus > 1 ? gpus : 0);
+  return rows + (gpus > 1 ? gpus : 0) + static_cast<int>(model.counter_lanes.size());
 }
 
 int bar_at(const std::vector<TimelineBar>& bars, const TimelineRows& rows, const TimelineGeometry& g, float x,
@@ -350,16 +410,21 @@ int bar_at(const std::vector<TimelineBar>& bars, const TimelineRows& rows, const
 }
 
 void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vector<InstanceStatus>& statuses,
-                        float scale, int reserved_lines) {
-  if (ImGui::Checkbox("freeze", &frozen_) && frozen_) held_ = bars_in;
+                        float scale, int reserved_lines,
+                        const std::vector<PanelModel::CounterLane>& lanes_in) {
+  if (ImGui::Checkbox("freeze", &frozen_) && frozen_) {
+    held_ = bars_in;
+    held_lanes_ = lanes_in;
+  }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hold this frame's timeline to inspect it");
   const std::vector<TimelineBar>& bars = frozen_ ? held_ : bars_in;
+  const std::vector<PanelModel::CounterLane>& lanes = frozen_ ? held_lanes_ : lanes_in;
 
   double span = 0;
   for (const TimelineBar& b : bars) span = std::max(span, b.end_ms);
   draw_legend(bars, span, scale);
 
-  rows_.build(bars);
+  rows_.build(bars, lanes);
   if (reserved_lines != reserved_) {
     reserved_ = reserved_lines;
     most_lines_ = 0;
@@ -384,14 +449,18 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
     return;
   }
   draw_group_headers(dl, rows_, g, scale);
-  draw_rows(dl, rows_, g, origin_x);
+  draw_rows(dl, rows_, g, origin_x, lanes);
   draw_ticks(dl, g, plot_y1, scale);
   draw_bars(dl, bars, rows_, g, scale);
+  draw_counter_lanes(dl, rows_, g, lanes);
 
   if (!hovered) return;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const int hit = bar_at(bars, rows_, g, mouse.x, mouse.y);
-  if (hit < 0) return;
+  if (hit < 0) {
+    counter_tooltip(rows_, g, lanes, mouse.x, mouse.y);
+    return;
+  }
   const TimelineBar& b = bars[static_cast<std::size_t>(hit)];
   draw_bar_tooltip(dl, b, g.bar_rect(b, rows_.line(rows_.row_of(b))), statuses, bar_rounding(g, scale),
                    scale);

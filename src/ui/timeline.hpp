@@ -31,11 +31,13 @@ TimelineAxis timeline_axis(double span_ms, int max_ticks);
 class TimelineRows {
  public:
   /// The copy lanes: into a GPU from its neighbours (halo rows) and from a GPU to the host.
-  enum class Lane { none = -1, halo_in = 0, to_host = 1 };
+  /// and the GPU's counters on the frame's axis (PanelModel::counter_lanes), after its copy lanes.
+  enum class Lane { none = -1, halo_in = 0, to_host = 1, counter = 2 };
   /// The lane a bar of `kind` goes on (none: its stream's row).
   static Lane lane_of(TimelineBar::Kind kind);
 
-  void build(const std::vector<TimelineBar>& bars);
+  void build(const std::vector<TimelineBar>& bars,
+             const std::vector<PanelModel::CounterLane>& counter_lanes = {});
   int count() const { return static_cast<int>(rows_.size()); }
   /// Rows plus GPU header lines.
   int lines() const { return count() + static_cast<int>(groups_.size()); }
@@ -54,8 +56,10 @@ class TimelineRows {
   int stream(int row) const { return rows_[static_cast<std::size_t>(row)].stream; }
   /// The one instance whose work is on this row, or -1 when several share it (shared mode, lanes).
   int only_instance(int row) const { return rows_[static_cast<std::size_t>(row)].instance; }
-  /// The copy lane row r is, or none for a stream's row.
+  /// The lane row r is, or none for a stream's row.
   Lane lane(int row) const { return rows_[static_cast<std::size_t>(row)].lane; }
+  /// A counter lane's index in the counter lanes given to build(), or -1.
+  int counter(int row) const { return rows_[static_cast<std::size_t>(row)].counter; }
 
  private:
   struct Row {
@@ -63,6 +67,7 @@ class TimelineRows {
     int instance;  // -1: several
     int device;    // of the row's first bar
     Lane lane = Lane::none;
+    int counter = -1;
   };
   std::vector<Row> rows_;
   std::vector<std::pair<int, int>> stream_rows_;  // (stream, row), by stream
@@ -110,19 +115,21 @@ int bar_at(const std::vector<TimelineBar>& bars, const TimelineRows& rows, const
 class TimelineView {
  public:
   /// `bars` is the engine's newest complete frame; `statuses` names the instances' variants.
+  /// `counter_lanes` go under their GPU's rows (none: no lanes).
   void draw(const std::vector<TimelineBar>& bars, const std::vector<InstanceStatus>& statuses, float scale,
-            int reserved_lines);
+            int reserved_lines, const std::vector<PanelModel::CounterLane>& counter_lanes = {});
 
  private:
   bool frozen_ = false;
   std::vector<TimelineBar> held_;  // the frame shown while frozen
+  std::vector<PanelModel::CounterLane> held_lanes_;
   TimelineRows rows_;
   int reserved_ = -1;   // reserved_lines of the last draw
   int most_lines_ = 0;  // the most lines shown since it last changed
 };
 
 /// The timeline lines the model's scene gives: a row per instance (one per GPU in stream mode
-/// shared), and a header line per GPU when there are several.
+/// shared), a header line per GPU when there are several, and the counter lanes.
 int timeline_lines(const PanelModel& model);
 
 }  // namespace ls::ui

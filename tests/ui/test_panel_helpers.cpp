@@ -295,6 +295,29 @@ TEST(Timeline, CopiesGoOnALanePerGpuAndDirectionAfterThatGpusRows) {
   EXPECT_STREQ(timeline_kind_name(K::snapshot), "snapshot");
 }
 
+// A GPU's counter lanes go after its copy lanes, before the next GPU's rows.
+TEST(Timeline, CounterLanesGoUnderTheirGpusRowsAfterItsCopyLanes) {
+  using K = TimelineBar::Kind;
+  using Lane = TimelineRows::Lane;
+  const std::vector<TimelineBar> bars = {
+      {0, 0, K::step, 0.0, 1.0, 0}, {0, 0, K::exchange, 0.2, 0.4, 0}, {1, 1, K::step, 0.0, 0.5, 1}};
+  std::vector<PanelModel::CounterLane> lanes(3);
+  lanes[0].gpu = 0;
+  lanes[1].gpu = 1;
+  lanes[2].gpu = 0;
+  TimelineRows rows;
+  rows.build(bars, lanes);
+  ASSERT_EQ(rows.count(), 6);  // stream 0, GPU 0 halo, GPU 0 counters 0 and 2, stream 1, GPU 1 counter 1
+  EXPECT_EQ(rows.lane(1), Lane::halo_in);
+  EXPECT_EQ(rows.lane(2), Lane::counter);
+  EXPECT_EQ(rows.counter(2), 0);
+  EXPECT_EQ(rows.counter(3), 2);
+  EXPECT_EQ(rows.row_of(1), 4);
+  EXPECT_EQ(rows.counter(5), 1);
+  ASSERT_EQ(rows.groups().size(), 2u);
+  EXPECT_EQ(rows.groups()[1].first_row, 4);
+}
+
 TEST(Timeline, RowsShrinkToFitBetweenTheLimits) {
   EXPECT_FLOAT_EQ(timeline_row_height(4, 200, 3, 17), 17);
   EXPECT_FLOAT_EQ(timeline_row_height(20, 200, 3, 17), 10);

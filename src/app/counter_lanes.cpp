@@ -1,0 +1,106 @@
+// counter_lanes.cpp — implements counter_lanes.hpp.
+#include "app/counter_lanes.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace ls::app {
+
+namespace {
+
+/// The counters that get a lane, in lane order, with the label beside it.
+struct LaneCounter {
+  counters::Counter counter;
+  const char* label;
+};
+constexpr LaneCounter kLaneCounters[] = {{counters::Counter::sm_active, "SM"},
+                                         {counters::Counter::occupancy, "occ"},
+                                         {counters::Counter::dram_throughput, "DRAM"},
+                                         {counters::Counter::nvlink_gbps, "NVL"},
+                                         {counters::Counter::pcie_gbps, "PCIe"}};
+
+/// The span of a GPU's bars on the timeline's axis (ms); 0 without bars.
+double span_of(const std::vector<TimelineBar>& bars, int device) {
+  double span = 0;
+  for (const TimelineBar& b : bars)
+    if (b.device == device) span = std::max(span, b.end_ms);
+  return span;
+}
+
+std::uint64_t end_ns(std::uint64_t origin_ns, double span_ms) {
+  return origin_ns + static_cast<std::uint64_t>(span_ms * 1e6);
+}
+
+/// The first origin per GPU (several slots of one GPU share its lanes).
+std::vector<EngineReports::TimelineOrigin> one_per_gpu(const std::vector<EngineReports::TimelineOrigin>& in) {
+  std::vector<EngineReports::TimelineOrigin> out;
+  for (const auto& o : in)
+    if (std::none_of(out.begin(), out.end(), [&](const auto& x) { return x.device == o.device; }))
+      out.push_back(o);
+  return out;
+}
+
+}  // namespace
+
+std::vector<ui::PanelModel::CounterLane> lanes_of(const std::vector<TimelineBar>& bars,
+                                                  const std::vector<EngineReports::TimelineOrigin>& origins,
+                                                  const std::vector<counters::Sample>& samples) {
+  std::vector<ui::PanelModel::CounterLane> out;
+  for (const auto& o : one_per_gpu(origins)) {
+    const double span = span_of(bars, o.device);
+    if (span <= 0) continue;
+    const std::uint64_t to = end_ns(o.gpu_ns, span);
+    for (const LaneCounter& c : kLaneCounters) {
+      ui::PanelModel::CounterLane lane;
+      lane.gpu = o.device;
+      lane.name = std::string(counters::counter_name(c.counter));
+      lane.label = c.label;
+      lane.fraction = counters::is_fraction(c.counter);
+      bool inside = false;  // a sample that begins and ends within the frame
+      for (const counters::Sample& s : samples) {
+        if (s.gpu != o.device || s.counter != c.counter || s.gpu_end_ns <= o.gpu_ns || s.gpu_start_ns >= to)
+          continue;
+        const double a = (static_cast<double>(s.gpu_start_ns) - static_cast<double>(o.gpu_ns)) * 1e-6;
+        const double b = (static_cast<double>(s.gpu_end_ns) - static_cast<double>(o.gpu_ns)) * 1e-6;
+        lane.segments.push_back({std::max(0.0, a), std::min(span, b), s.value});
+        inside = inside || (a >= 0 && b <= span);
+        if (!lane.fraction) lane.top = std::max(lane.top, s.value);
+      }
+      if (lane.segments.empty()) continue;
+      lane.coarse = !inside;
+      out.push_back(std::move(lane));
+    }
+  }
+  return out;
+}
+
+void CounterLanes::fill(const EngineReports& engine, const counters::CounterSampler* sampler,
+                        ui::PanelModel& model) {
+  model.counter_lanes.clear();
+  Frame current{model.timeline, engine.timeline_origins()};
+  if (!sampler || current.origins.empty()) {
+    held_ = Frame{};
+    return;
+  }
+  // A frame whose every GPU has a sample ending after it: its samples are all in.
+  const auto complete = [&](const Frame& f) {
+    if (f.origins.empty()) return false;
+    for (const auto& o : f.origins)
+      if (sampler->newest_gpu_end_ns(o.device) < end_ns(o.gpu_ns, span_of(f.bars, o.device))) return false;
+    return true;
+  };
+  const Frame* shown = complete(current) ? &current : complete(held_) ? &held_ : nullptr;
+  if (shown) {
+    std::vector<counters::Sample> samples;
+    for (const auto& o : one_per_gpu(shown->origins)) {
+      const std::vector<counters::Sample> s =
+          sampler->on_gpu_clock(o.device, o.gpu_ns, end_ns(o.gpu_ns, span_of(shown->bars, o.device)));
+      samples.insert(samples.end(), s.begin(), s.end());
+    }
+    model.counter_lanes = lanes_of(shown->bars, shown->origins, samples);
+    model.timeline = shown->bars;
+  }
+  held_ = std::move(current);
+}
+
+}  // namespace ls::app
