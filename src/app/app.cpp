@@ -235,12 +235,13 @@ void App::fill_counter_strips() {
   model_.counters_source = counters_ ? counters_->source_line() : std::string();
   model_.counter_strips.clear();
   counters::CounterSampler* sampler = counters_ ? counters_->sampler() : nullptr;
-  counter_lanes_.fill(*engine_, sampler, model_);
-  if (!sampler) return;
-  for (const counters::Strip& s : sampler->strips(model_.counters_window_s * 1000.0, kCounterPoints))
-    model_.counter_strips.push_back(ui::PanelModel::CounterStrip{
-        s.gpu, std::string(counters::counter_name(s.counter)), std::string(counters::counter_unit(s.counter)),
-        counters::is_fraction(s.counter), s.values, s.newest});
+  if (sampler)
+    for (const counters::Strip& s : sampler->strips(model_.counters_window_s * 1000.0, kCounterPoints))
+      model_.counter_strips.push_back(
+          ui::PanelModel::CounterStrip{s.gpu, std::string(counters::counter_name(s.counter)),
+                                       std::string(counters::counter_unit(s.counter)),
+                                       counters::is_fraction(s.counter), s.values, s.newest});
+  counter_lanes_.fill(*engine_, sampler, model_);  // after the strips: rates are scaled as theirs
 }
 
 std::vector<view::Placement> App::step_engine(bool step) {

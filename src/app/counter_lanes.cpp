@@ -99,6 +99,14 @@ void CounterLanes::fill(const EngineReports& engine, const counters::CounterSamp
     }
     model.counter_lanes = lanes_of(shown->bars, shown->origins, samples);
     model.timeline = shown->bars;
+    // A rate (GB/s) is drawn against the largest of its last seconds, as its strip is, so a steady
+    // rate does not fill its lane.
+    for (ui::PanelModel::CounterLane& lane : model.counter_lanes) {
+      if (lane.fraction) continue;
+      for (const ui::PanelModel::CounterStrip& strip : model.counter_strips)
+        if (strip.gpu == lane.gpu && strip.name == lane.name && !strip.values.empty())
+          lane.top = std::max(lane.top, 1.1 * *std::max_element(strip.values.begin(), strip.values.end()));
+    }
   }
   held_ = std::move(current);
 }

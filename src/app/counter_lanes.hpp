@@ -16,7 +16,8 @@ namespace ls::app {
 class CounterLanes {
  public:
   /// Replaces model.timeline with the newest frame whose samples are in and fills
-  /// model.counter_lanes for it; with no sampler or no stamped origins, clears the lanes and leaves
+  /// model.counter_lanes for it (rates scaled as model.counter_strips, filled first); with no
+  /// sampler or no stamped origins, clears the lanes and leaves
   /// the timeline as it is.
   void fill(const EngineReports& engine, const counters::CounterSampler* sampler, ui::PanelModel& model);
 
