@@ -209,7 +209,7 @@ void SplitEngine::step(int generations) {
       e->lattice->step(generations);
       continue;
     }
-    e->timing->claim(*timed, generations);
+    e->timing->claim(*timed, generations, clock_);
     BandTimings& t = *e->timing;
     e->lattice->step(generations, {t.start_hook(), t.end_hook(), t.mark(TimelineBar::Kind::exchange, false),
                                    t.mark(TimelineBar::Kind::exchange, true)});

@@ -78,6 +78,8 @@ class SplitEngine final : public Engine {
   void step_history(std::size_t index, std::vector<float>& out) const override;
   void span_history(std::vector<float>& out) const override { timings_.span_history(out); }
   std::vector<TimelineBar> timeline() const override { return timings_.newest_timeline(); }
+  std::vector<TimelineOrigin> timeline_origins() const override { return timings_.newest_origins(); }
+  void set_timeline_clock(bool on) override { clock_ = on; }
   bool begin_display(std::size_t) override { return false; }
   void end_display(std::size_t) override {}
 
@@ -113,6 +115,7 @@ class SplitEngine final : public Engine {
   StreamMode mode_ = StreamMode::per_instance;
   int timing_period_ = 1;
   SplitTimings timings_;
+  bool clock_ = false;  // stamp each band's start on its GPU's clock (set_timeline_clock)
 };
 
 }  // namespace ls::multi

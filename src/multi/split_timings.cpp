@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "kernels/cuda_check.hpp"
+#include "kernels/life_kernels.hpp"
 #include "sim/cuda_handles.hpp"
 #include "sim/event_reads.hpp"
 
@@ -37,9 +38,12 @@ BandTimings::~BandTimings() {
     }
 }
 
-void BandTimings::claim(std::uint64_t timed, int generations) {
+void BandTimings::claim(std::uint64_t timed, int generations, bool clock) {
   current_ = static_cast<std::size_t>(timed % kSplitTimingRing);
   Slot& slot = slots_[current_];
+  if (clock && !stamps_)
+    stamps_ = cuda::PinnedBuffer(kSplitTimingRing * devices_.size() * sizeof(std::uint64_t));
+  slot.stamps = clock ? stamps_.as<std::uint64_t>() + current_ * devices_.size() : nullptr;
   slot.timed = timed;
   slot.generations = generations;
   // Sized here, on the caller's thread: each band's thread then touches its own element only.
@@ -72,6 +76,10 @@ SplitLattice::BandHook BandTimings::start_hook() {
     cuda::Event& e = slot->start[static_cast<std::size_t>(band)];
     if (!e) e = cuda::Event(cuda::Event::Create{});  // on the band's thread: its device is current
     e.record(stream);
+    if (std::uint64_t* stamp = slot->stamps ? slot->stamps + band : nullptr) {
+      *static_cast<volatile std::uint64_t*>(stamp) = 0;  // still 0 when read: no origin
+      kernels::launch_stamp(stamp, stream);
+    }
   };
 }
 
@@ -114,6 +122,7 @@ struct SplitTimings::BandMark {
   std::size_t band = 0;
   double start = 0;
   double end = 0;
+  std::uint64_t start_ns = 0;  // on the GPU's clock, where stamped
   std::array<double, BandTimings::kMarked.size()> marked_start{}, marked_end{};
 };
 
@@ -146,6 +155,7 @@ bool SplitTimings::read_device(const std::vector<BandTimings*>& instances, std::
     // Start and end were recorded on one stream: the end finishing implies the start did.
     if (!sim::try_elapsed_ms(ref, slot.end[m.band].get(), m.end)) return false;
     if (!sim::try_elapsed_ms(ref, slot.start[m.band].get(), m.start)) return false;
+    m.start_ns = slot.stamps ? *static_cast<volatile const std::uint64_t*>(slot.stamps + m.band) : 0;
     for (std::size_t k = 0; k < BandTimings::kMarked.size(); ++k) {
       const BandTimings::Marked& w = slot.marks[m.band][k];
       if (!w.recorded) continue;
@@ -158,11 +168,13 @@ bool SplitTimings::read_device(const std::vector<BandTimings*>& instances, std::
 
 GpuFrameTimings SplitTimings::place_device(const std::vector<BandTimings*>& instances, std::size_t s,
                                            int device, const std::vector<BandMark>& marks, int& row,
-                                           std::vector<TimelineBar>& bars,
-                                           std::vector<double>& instance_step) {
+                                           std::vector<TimelineBar>& bars, std::vector<double>& instance_step,
+                                           std::uint64_t& origin_ns) {
   double first_start = marks.front().start, last_end = marks.front().end;
+  origin_ns = marks.front().start_ns;
   for (const BandMark& m : marks) {
     const auto& w = instances[m.instance]->slots_[s].marks[m.band];
+    if (m.start < first_start) origin_ns = m.start_ns;  // the earliest band's start is the origin
     first_start = std::min(first_start, m.start);
     last_end = std::max(last_end, m.end);
     for (std::size_t k = 0; k < w.size(); ++k)
@@ -215,8 +227,11 @@ bool SplitTimings::read(const std::vector<BandTimings*>& instances, const std::v
   std::vector<TimelineBar> bars;
   std::vector<double> instance_step(instances.size(), -1);
   int row = 0;  // rows grouped per GPU, in the order the engine lists its devices
+  std::vector<EngineReports::TimelineOrigin> origins;
   for (const auto& [device, marks] : per_device) {
-    gpus.push_back(place_device(instances, s, device, marks, row, bars, instance_step));
+    std::uint64_t origin_ns = 0;
+    gpus.push_back(place_device(instances, s, device, marks, row, bars, instance_step, origin_ns));
+    if (origin_ns != 0) origins.push_back({device, origin_ns});
     span = std::max(span, gpus.back().span_ms);
     busy += gpus.back().busy_ms;
   }
@@ -225,6 +240,7 @@ bool SplitTimings::read(const std::vector<BandTimings*>& instances, const std::v
   span_ms_.add(span);
   newest_frame_ = FrameTimings{true, span, busy, span > 0 ? busy / span : 0.0, {}, std::move(gpus)};
   newest_timeline_ = std::move(bars);
+  newest_origins_ = std::move(origins);
   return true;
 }
 

@@ -44,7 +44,9 @@ class BandTimings {
 
   /// Claims ring slot `timed % kSplitTimingRing` for timed frame `timed`, a step of `generations`,
   /// and gives the hooks that record its events (SplitLattice::step).
-  void claim(std::uint64_t timed, int generations);
+  /// `clock`: also stamp each band's start on its GPU's clock (%globaltimer), for the timeline's
+  /// origin there (EngineReports::timeline_origins).
+  void claim(std::uint64_t timed, int generations, bool clock = false);
   SplitLattice::BandHook start_hook();
   SplitLattice::BandHook end_hook();
   /// The frame is over (SplitEngine::step starts the next): mark() gives nothing until claim().
@@ -75,10 +77,12 @@ class BandTimings {
     int generations = 0;
     std::vector<cuda::Event> start, end;  // per band, made on the band's thread at first use
     std::vector<std::array<Marked, kMarked.size()>> marks;  // per band
+    std::uint64_t* stamps = nullptr;  // per band: its start on its GPU's clock (claimed with clock)
   };
   std::vector<int> devices_;
   std::array<Slot, kSplitTimingRing> slots_;
-  std::size_t current_ = 0;  // the slot the hooks record into
+  cuda::PinnedBuffer stamps_;  // kSplitTimingRing x bands start stamps, made at the first clocked claim
+  std::size_t current_ = 0;    // the slot the hooks record into
   bool open_ = false;
   RollingStats step_;
   RollingStats generations_;
@@ -101,6 +105,8 @@ class SplitTimings {
 
   const FrameTimings& newest_frame() const { return newest_frame_; }
   const std::vector<TimelineBar>& newest_timeline() const { return newest_timeline_; }
+  /// Each GPU's origin of the newest timeline on its own clock, where its bands were stamped.
+  const std::vector<EngineReports::TimelineOrigin>& newest_origins() const { return newest_origins_; }
   void span_history(std::vector<float>& out) const { span_ms_.history(out); }
   /// Instance `index` is gone: its bars leave the newest timeline, later instances move up.
   void forget(std::size_t index);
@@ -121,7 +127,8 @@ class SplitTimings {
   /// and each instance's longest band step so far in `instance_step`.
   static GpuFrameTimings place_device(const std::vector<BandTimings*>& instances, std::size_t s, int device,
                                       const std::vector<BandMark>& marks, int& row,
-                                      std::vector<TimelineBar>& bars, std::vector<double>& instance_step);
+                                      std::vector<TimelineBar>& bars, std::vector<double>& instance_step,
+                                      std::uint64_t& origin_ns);
   /// Each instance that stepped (instance_step >= 0): its step statistics.
   static void add_steps(const std::vector<BandTimings*>& instances, std::size_t s,
                         const std::vector<double>& instance_step);
@@ -133,6 +140,7 @@ class SplitTimings {
   std::uint64_t next_harvest_ = 0;  // the oldest timed frame not read yet
   FrameTimings newest_frame_;
   std::vector<TimelineBar> newest_timeline_;
+  std::vector<EngineReports::TimelineOrigin> newest_origins_;
   RollingStats span_ms_;
 };
 

@@ -63,8 +63,10 @@ void draw_legend(const std::vector<TimelineBar>& bars, double span, float scale)
       legend(kind_colour(k), timeline_kind_name(k));
 }
 
-/// The plot's place and scale for `lines` lines at the cursor, after a column of row labels.
-TimelineGeometry plot_geometry(double span, int lines, float scale) {
+/// The plot's place and scale for `lines` lines at the cursor, after a column of row labels. The
+/// rows share 200 px (at scale 1); each of the `lane_lines` lanes and GPU headers adds a text line,
+/// so that lanes keep their labels however many streams there are.
+TimelineGeometry plot_geometry(double span, int lines, int lane_lines, float scale) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float label_w =
       std::max(ImGui::CalcTextSize("#00").x, ImGui::CalcTextSize("PCIe~").x) + style.ItemInnerSpacing.x;
@@ -73,7 +75,8 @@ TimelineGeometry plot_geometry(double span, int lines, float scale) {
   g.x0 = origin.x + label_w;
   g.y0 = origin.y + 2 * scale;
   g.width = std::max(10.f, ImGui::GetContentRegionAvail().x - label_w - 4 * scale);
-  g.row_height = timeline_row_height(lines, 200 * scale, 3 * scale, ImGui::GetTextLineHeight());
+  const float max_height = 200 * scale + static_cast<float>(lane_lines) * ImGui::GetTextLineHeight();
+  g.row_height = timeline_row_height(lines, max_height, 3 * scale, ImGui::GetTextLineHeight());
   g.row_gap = g.row_height >= 8 * scale ? 2 * scale : 1;
   g.min_bar_width = std::max(1.f, scale);
   g.axis = timeline_axis(span, std::max(2, static_cast<int>(g.width / (60 * scale))));
@@ -433,7 +436,9 @@ void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vect
   const int nlines = std::max({1, most_lines_, reserved_lines});
 
   const float origin_x = ImGui::GetCursorScreenPos().x;
-  const TimelineGeometry g = plot_geometry(span, nlines, scale);
+  int lane_lines = static_cast<int>(rows_.groups().size());
+  for (int r = 0; r < rows_.count(); ++r) lane_lines += rows_.lane(r) != TimelineRows::Lane::none ? 1 : 0;
+  const TimelineGeometry g = plot_geometry(span, nlines, lane_lines, scale);
   const float plot_h = g.height(nlines);
   const float total_h = plot_h + 4 * scale + ImGui::GetTextLineHeight() + 2 * scale;
   ImGui::InvisibleButton("##timeline", ImVec2(ImGui::GetContentRegionAvail().x, total_h));
