@@ -40,7 +40,7 @@ RooflineFigures::~RooflineFigures() {
   for (auto& [device, f] : pending_) f.wait();
 }
 
-std::optional<GpuLimits> RooflineFigures::limits(int device) {
+const std::shared_future<std::optional<GpuLimits>>& RooflineFigures::measurement(int device) {
   auto it = pending_.find(device);
   if (it == pending_.end()) {
     Measure measure = measure_;
@@ -49,8 +49,7 @@ std::optional<GpuLimits> RooflineFigures::limits(int device) {
                       std::async(std::launch::async, [measure, device] { return measure(device); }).share())
              .first;
   }
-  if (it->second.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return std::nullopt;
-  return it->second.get();
+  return it->second;
 }
 
 GpuLimits summed(const std::vector<GpuLimits>& gpus) {
@@ -77,16 +76,20 @@ void RooflineFigures::fill(const DevicePlacement& placement, ui::PanelModel& mod
       on_host = true;
       continue;
     }
+    // Each GPU's measurement looked at once: it may finish while this loop runs.
     std::vector<GpuLimits> gpus;
+    bool pending = false, failed = false;
     for (int d : devices) {
-      const std::optional<GpuLimits> g = limits(d);
-      if (g) gpus.push_back(*g);
+      const auto& m = measurement(d);
+      if (m.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+        pending = true;
+      else if (const std::optional<GpuLimits>& g = m.get())
+        gpus.push_back(*g);
+      else
+        failed = true;
     }
-    if (gpus.size() != devices.size()) {
-      const bool ready = std::all_of(devices.begin(), devices.end(), [&](int d) {
-        return pending_.at(d).wait_for(std::chrono::seconds(0)) == std::future_status::ready;
-      });
-      (ready ? unmeasurable : waiting) = true;
+    if (pending || failed) {
+      (pending ? waiting : unmeasurable) = true;
       continue;
     }
     ui::PanelModel::RooflineRow row;

@@ -31,10 +31,10 @@ class RooflineFigures {
   /// model.roofline_note.
   void fill(const DevicePlacement& placement, ui::PanelModel& model);
 
-  /// The limits of `device` if measured (starts the measurement otherwise).
-  std::optional<GpuLimits> limits(int device);
-
  private:
+  /// Device `device`'s measurement, started on first ask.
+  const std::shared_future<std::optional<GpuLimits>>& measurement(int device);
+
   Measure measure_;
   std::map<int, std::shared_future<std::optional<GpuLimits>>> pending_;
 };
