@@ -455,6 +455,8 @@ bool App::write_outputs(double seconds) {
     for (std::size_t i = 0; i < engine_->size(); ++i) statuses.push_back(engine_->status(i));
     figures_.run().kernel_cups = kernel_rate(statuses);
     if (counters_) counters_->report(figures_.run());
+    model_.statuses = statuses;  // the roofline of the instances as they are now, not at the last rebuild
+    model_.settings = scene_->settings();
     roofline_.fill(*engine_, model_);
     for (const ui::PanelModel::RooflineRow& r : model_.roofline)
       figures_.run().roofline[r.instance] = r.point;

@@ -1,10 +1,11 @@
 // counter_lanes.hpp — the GPUs' counters on the timeline's axis. The engines stamp each timed
 // frame's origin on the GPU's own clock (%globaltimer), and CUPTI's PM sampling stamps its samples
 // on the same clock, so a frame's samples are placed exactly under its bars. The samples arrive in
-// batches every 10 ms: the panel shows the newest frame whose samples are all in (this rebuild's
-// frame, or the one held from the last rebuild), bars and lanes alike.
+// batches every 10 ms: the panel shows the newest frame whose samples are all in, bars and lanes
+// alike, and keeps showing it until a later one's are.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "core/engine.hpp"
@@ -25,8 +26,10 @@ class CounterLanes {
   struct Frame {
     std::vector<TimelineBar> bars;
     std::vector<EngineReports::TimelineOrigin> origins;
+    std::vector<ui::PanelModel::CounterLane> lanes;  // once shown
   };
-  Frame held_;
+  std::optional<Frame> pending_;  // the frame waiting for its samples
+  std::optional<Frame> shown_;    // the newest frame shown, with its lanes
 };
 
 /// The lanes of one frame: for each origin's GPU, a lane per counter that has samples overlapping

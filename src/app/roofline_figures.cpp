@@ -97,9 +97,11 @@ void RooflineFigures::fill(const DevicePlacement& placement, ui::PanelModel& mod
     row.variant = st.variant;
     row.devices = devices;
     row.limits = summed(gpus);
-    // A launch runs k generations at most, and no more than a frame asks for.
-    const int per_launch =
-        std::min(st.generations_per_launch, std::max(1, model.settings.generations_per_frame));
+    // A frame's generations are shared among its launches of k at most (a frame of 20 at k = 16 is
+    // launches of 16 and 4: 10 a launch on average).
+    const int per_frame = std::max(1, model.settings.generations_per_frame);
+    const int k = std::max(1, st.generations_per_launch);
+    const double per_launch = static_cast<double>(per_frame) / ((per_frame + k - 1) / k);
     row.point = roofline_point(st.variant, st.rule, per_launch, st.cups, row.limits);
     model.roofline.push_back(std::move(row));
   }

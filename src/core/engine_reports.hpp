@@ -54,8 +54,8 @@ class EngineReports {
   virtual std::vector<TimelineBar> timeline() const = 0;
   /// Where the newest timeline's axis starts on each GPU's own clock (%globaltimer, ns: what CUPTI
   /// stamps its counter samples with), one entry per GPU that has bars in it and a stamped origin;
-  /// only while set_timeline_clock(true) (it costs one small kernel per timed frame) and in stream
-  /// mode graph. Empty by default.
+  /// while set_timeline_clock(true) (it costs one small kernel per timed frame), or in stream mode
+  /// graph, whose frames are stamped anyway. Empty by default.
   struct TimelineOrigin {
     int device = -1;
     std::uint64_t gpu_ns = 0;

@@ -22,11 +22,11 @@ KernelCost kernel_cost(Variant v) {
   return {2.0, 1.0, 1.0};
 }
 
-RooflinePoint roofline_point(Variant variant, const Rule& rule, int generations_per_launch, double cups,
+RooflinePoint roofline_point(Variant variant, const Rule& rule, double generations_per_launch, double cups,
                              const GpuLimits& limits) {
   const KernelCost cost = kernel_cost(variant);
   const bool iterates = variant == Variant::iterate || variant == Variant::bitpacked;
-  const int k = iterates ? std::max(1, generations_per_launch) : 1;
+  const double k = iterates ? std::max(1.0, generations_per_launch) : 1.0;
   RooflinePoint p;
   p.cups = cups;
   p.alu_per_cell = rule.is_life() ? cost.alu_per_cell_life : cost.alu_per_cell_other;

@@ -59,7 +59,7 @@ struct RooflinePoint {
 
 /// The point of an instance of `variant` under `rule` stepping `generations_per_launch` per launch
 /// at `cups` on a GPU with `limits`. A memory roof needs a measured bandwidth (0 without one).
-RooflinePoint roofline_point(Variant variant, const Rule& rule, int generations_per_launch, double cups,
+RooflinePoint roofline_point(Variant variant, const Rule& rule, double generations_per_launch, double cups,
                              const GpuLimits& limits);
 
 const char* wall_name(RoofWall wall);

@@ -46,7 +46,7 @@ class GraphicsResource {
   struct Traits {
     static void destroy(cudaGraphicsResource_t resource) { cudaGraphicsUnregisterResource(resource); }
   };
-  // Declared first so that a constructor that throws after registering unregisters.
+  // A constructor that throws after registering unregisters: the member is built by then.
   UniqueHandle<cudaGraphicsResource_t, Traits> resource_;
   bool write_discard_ = true;
 };

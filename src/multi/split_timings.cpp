@@ -75,11 +75,12 @@ SplitLattice::BandHook BandTimings::start_hook() {
   return [slot](int band, cudaStream_t stream) {
     cuda::Event& e = slot->start[static_cast<std::size_t>(band)];
     if (!e) e = cuda::Event(cuda::Event::Create{});  // on the band's thread: its device is current
-    e.record(stream);
+    // The stamp just before the start event, which waits for it (timing_ring.cpp says why).
     if (std::uint64_t* stamp = slot->stamps ? slot->stamps + band : nullptr) {
       *static_cast<volatile std::uint64_t*>(stamp) = 0;  // still 0 when read: no origin
       kernels::launch_stamp(stamp, stream);
     }
+    e.record(stream);
   };
 }
 

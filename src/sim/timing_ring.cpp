@@ -48,15 +48,16 @@ int TimingRing::start_frame(StreamMode mode, cudaStream_t reference_stream) {
   record.display_claimed = record.display_recorded = false;
   // The reference goes first on the engine's own stream, so every bar of the frame starts after it
   // (a graph frame's reference is the stamp its graph writes first).
-  if (mode != StreamMode::graph) {
-    record.reference.record(reference_stream);
-    if (clock_) {
-      if (!clock_stamps_) clock_stamps_ = cuda::PinnedBuffer(kTimingRing * sizeof(std::uint64_t));
-      volatile std::uint64_t* stamp = clock_stamps_.as<std::uint64_t>() + s;
-      *stamp = 0;  // a frame whose stamp is still 0 when read has no origin on the GPU's clock
-      kernels::launch_stamp(clock_stamps_.as<std::uint64_t>() + s, reference_stream);
-    }
+  record.stamped = mode != StreamMode::graph && clock_;
+  if (record.stamped) {
+    // The stamp just before the reference: a stamp kernel that waits for a free SM delays the
+    // reference with it, so the two stay together.
+    if (!clock_stamps_) clock_stamps_ = cuda::PinnedBuffer(kTimingRing * sizeof(std::uint64_t));
+    volatile std::uint64_t* stamp = clock_stamps_.as<std::uint64_t>() + s;
+    *stamp = 0;  // a frame whose stamp is still 0 when read has no origin on the GPU's clock
+    kernels::launch_stamp(clock_stamps_.as<std::uint64_t>() + s, reference_stream);
   }
+  if (mode != StreamMode::graph) record.reference.record(reference_stream);
   return static_cast<int>(s);
 }
 
@@ -327,11 +328,12 @@ void TimingRing::publish(const InstanceList& instances, std::size_t s, std::vect
   std::uint64_t reference_ns = 0;
   if (frames_[s].mode == StreamMode::graph)
     reference_ns = *static_cast<volatile const std::uint64_t*>(stamps_of(s));
-  else if (clock_ && clock_stamps_)
+  else if (frames_[s].stamped)
     reference_ns = *static_cast<volatile const std::uint64_t*>(clock_stamps_.as<std::uint64_t>() + s);
   newest_origin_ns_ =
-      reference_ns ? static_cast<std::uint64_t>(static_cast<std::int64_t>(reference_ns) + std::llround(first * 1e6))
-                   : 0;
+      reference_ns
+          ? static_cast<std::uint64_t>(static_cast<std::int64_t>(reference_ns) + std::llround(first * 1e6))
+          : 0;
   newest_frame_ = FrameTimings{true, span, busy, span > 0 ? busy / span : 0.0, {}, {}};
   newest_timeline_ = std::move(bars);
 }

@@ -141,6 +141,7 @@ class TimingRing {
     // Stream mode graph: the events after the frame's step graph and its display work.
     cuda::Event step_done{cuda::Event::Create{}, false};
     cuda::Event display_done{cuda::Event::Create{}, false};
+    bool stamped = false;  // its reference has a stamp on the GPU's clock (clock_stamps_)
     bool display_claimed = false;
     bool display_recorded = false;
   };

@@ -56,6 +56,7 @@ struct Mapping {
 };
 
 void draw_grid(ImDrawList* dl, const Mapping& m, float scale) {
+  if (!(m.axes.x_lo > 0 && m.axes.y_lo > 0)) return;
   char buf[32];
   for (double d = m.axes.x_lo; d <= m.axes.x_hi * 1.001; d *= 10) {
     dl->AddLine(ImVec2(m.x(d), m.p0.y), ImVec2(m.x(d), m.p1.y), colour::plot_grid);
@@ -72,6 +73,7 @@ void draw_grid(ImDrawList* dl, const Mapping& m, float scale) {
 /// One GPU set's two walls: the slope of its bandwidth up to the ridge, then its issue rate.
 void draw_roofs(ImDrawList* dl, const Mapping& m, const GpuLimits& g, float scale) {
   const double peak = g.alu_ops_per_s();
+  if (!(peak > 0)) return;  // the SMs or clock unknown: no roofs
   const ImU32 line = IM_COL32(220, 224, 230, 255);
   const float w = 2.f * scale;
   char buf[64], si[24];
@@ -127,7 +129,7 @@ void draw_plot(const PanelModel& model, float scale) {
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const float radius = 4.5f * scale;
   for (const PanelModel::RooflineRow& r : model.roofline) {
-    if (r.point.cups <= 0) continue;
+    if (!(r.point.cups > 0 && r.point.bytes_per_cell > 0 && r.point.alu_per_cell > 0)) continue;
     const ImVec2 c(m.x(intensity(r)), m.y(instruction_rate(r)));
     dl->AddCircleFilled(c, radius, variant_colour(r.variant));
     char label[24];
@@ -183,12 +185,12 @@ RooflineAxes roofline_axes(const std::vector<PanelModel::RooflineRow>& rows) {
   for (const PanelModel::RooflineRow& r : rows) {
     const double peak = r.limits.alu_ops_per_s();
     y_max = std::max(y_max, peak);
-    if (r.limits.copy_gbps > 0) {
+    if (r.limits.copy_gbps > 0 && peak > 0) {
       const double ridge = peak / bandwidth(r.limits);
       x_min = std::min(x_min, ridge);
       x_max = std::max(x_max, ridge);
     }
-    if (r.point.cups > 0 && r.point.bytes_per_cell > 0) {
+    if (r.point.cups > 0 && r.point.bytes_per_cell > 0 && r.point.alu_per_cell > 0) {
       x_min = std::min(x_min, intensity(r));
       x_max = std::max(x_max, intensity(r));
       y_max = std::max(y_max, instruction_rate(r));

@@ -64,8 +64,9 @@ void draw_legend(const std::vector<TimelineBar>& bars, double span, float scale)
 }
 
 /// The plot's place and scale for `lines` lines at the cursor, after a column of row labels. The
-/// rows share 200 px (at scale 1); each of the `lane_lines` lanes and GPU headers adds a text line,
-/// so that lanes keep their labels however many streams there are.
+/// rows share 200 px (at scale 1) plus a text line for each of the `lane_lines` lanes and GPU
+/// headers, so that a few streams' lanes keep a text line's height (every row shrinks alike when
+/// there are many streams).
 TimelineGeometry plot_geometry(double span, int lines, int lane_lines, float scale) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float label_w =

@@ -47,12 +47,26 @@ TEST(CounterLanes, SamplesGoUnderTheirFrameClippedToItOneLanePerCounter) {
 }
 
 TEST(CounterLanes, AFrameShorterThanASampleGetsTheCoveringSampleMarkedCoarse) {
-  const auto lanes =
+  const auto coarse = lanes_of(kBars, {{0, kOrigin}}, {at(0, Counter::occupancy, -0.3, 2.7, 0.5)});
+  ASSERT_EQ(coarse.size(), 1u);
+  EXPECT_TRUE(coarse[0].coarse);  // one sample begins before the 2 ms frame and ends after it
+  ASSERT_EQ(coarse[0].segments.size(), 1u);
+  EXPECT_DOUBLE_EQ(coarse[0].segments[0].start_ms, 0.0);
+  EXPECT_DOUBLE_EQ(coarse[0].segments[0].end_ms, 2.0);
+  // Two samples that meet inside the frame say when it changed: not coarse.
+  const auto two =
       lanes_of(kBars, {{0, kOrigin}},
                {at(0, Counter::occupancy, -0.3, 0.7, 0.5), at(0, Counter::occupancy, 0.7, 2.7, 0.6)});
-  ASSERT_EQ(lanes.size(), 1u);
-  EXPECT_TRUE(lanes[0].coarse);  // no sample begins and ends inside the 2 ms frame
-  EXPECT_EQ(lanes[0].segments.size(), 2u);
+  ASSERT_EQ(two.size(), 1u);
+  EXPECT_FALSE(two[0].coarse);
+  EXPECT_EQ(two[0].segments.size(), 2u);
+}
+
+TEST(CounterLanes, AGpuWhoseBarsHaveTwoOriginsGetsNoLanes) {
+  // Two slots on GPU 0 (or a slot beside a split band), each timed from its own origin.
+  const auto lanes =
+      lanes_of(kBars, {{0, kOrigin}, {0, kOrigin + 400'000}}, {at(0, Counter::sm_active, 0.0, 1.0, 0.5)});
+  EXPECT_TRUE(lanes.empty());
 }
 
 TEST(CounterLanes, RatesAreScaledToTheirLargestValueAndHostTimedReadingsHaveNoLane) {

@@ -87,6 +87,10 @@ TEST(RooflineFigures, ALaunchMovesItsBytesForTheGenerationsAFrameAsksOnly) {
   figures.fill(placement, m);
   ASSERT_EQ(m.roofline.size(), 1u);
   EXPECT_DOUBLE_EQ(m.roofline[0].point.bytes_per_cell, 0.25 / 16);
+  m.settings.generations_per_frame = 20;  // launches of 16 and 4
+  figures.fill(placement, m);
+  ASSERT_EQ(m.roofline.size(), 1u);
+  EXPECT_DOUBLE_EQ(m.roofline[0].point.bytes_per_cell, 0.25 / 10);
 }
 
 TEST(RooflineFigures, ASplitLatticeStandsUnderItsGpusSummedRoofs) {
