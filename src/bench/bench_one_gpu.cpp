@@ -139,7 +139,10 @@ void print_header(const std::string& device, const std::string& driver, const st
                   const Rule& rule, const GpuLimits& limits) {
   std::printf("lifestreams bench: %s, driver %s, CUDA %s, rule %s\n", device.c_str(), driver.c_str(),
               cuda.c_str(), rule.to_string().c_str());
-  std::printf("memory roof: %.0f GB/s (device-to-device copy, bytes read + written)\n", limits.copy_gbps);
+  if (limits.copy_gbps > 0)
+    std::printf("memory roof: %.0f GB/s (device-to-device copy, bytes read + written)\n", limits.copy_gbps);
+  else
+    std::printf("memory roof: not measured (no room for two 64 MiB buffers); roof fractions are 0\n");
   std::printf(
       "issue roof: %.3e ALU instructions/s (%d SMs x %d lanes x %.0f MHz); issue roof fraction: the\n"
       "  rate x the kernel's ALU instructions per cell and generation (docs/bench.md) over it\n",
@@ -209,7 +212,8 @@ int run_one_gpu_bench(const Sweep& sweep, int device) {
       const trace::Scope row_range("bench " + variant + " " + c.lattice() + " x" +
                                    std::to_string(c.instances) + " " + mode + " k=" + std::to_string(c.k));
       Row row = measure(c, sweep.rule, device);
-      row.roof_fraction = row.cups * kernel_cost(c.variant).bytes_per_cell_per_launch / (roof * 1e9);
+      if (roof > 0)
+        row.roof_fraction = row.cups * kernel_cost(c.variant).bytes_per_cell_per_launch / (roof * 1e9);
       row.issue_roof_fraction =
           row.cups / roofline_point(c.variant, sweep.rule, c.k, row.cups, limits).issue_roof;
       if (c.variant == Variant::naive) naive_cups[group_of(c)] = row.cups;
