@@ -2,7 +2,6 @@
 #include "app/counter_lanes.hpp"
 
 #include <algorithm>
-#include <map>
 
 namespace ls::app {
 

@@ -23,12 +23,6 @@ InstanceSpec spec_of(const Config& c, const Rule& rule, int instance) {
   return spec;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 Repeats measure_repeats(const TimeFrames& time, double target_ms, int frames) {
   double one = time(2).ms / 2;
   one = std::min(one, time(2).ms / 2);

@@ -11,6 +11,7 @@
 
 #include "core/engine.hpp"
 #include "core/rule.hpp"
+#include "core/stats.hpp"
 
 namespace ls::bench {
 
@@ -54,8 +55,6 @@ void add_unique(std::vector<Config>& configs, const Config& c);
 
 /// Instance `instance` of a row: its lattice, rule, variant and k, a random soup seeded instance + 1.
 InstanceSpec spec_of(const Config& c, const Rule& rule, int instance);
-
-double median(std::vector<double> v);
 
 /// Milliseconds of some frames together: until the work is done, and on the host enqueueing it.
 struct Timed {

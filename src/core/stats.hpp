@@ -1,6 +1,7 @@
 // stats.hpp — rolling timing statistics over a fixed window of frames.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -9,6 +10,14 @@
 #include "core/engine.hpp"
 
 namespace ls {
+
+/// The median of `v` (the mean of the middle two for an even count); 0 for none.
+inline double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
 
 /// Keeps the last kTimingWindow samples; summary() gives last/mean/std/min/max.
 class RollingStats {

@@ -16,7 +16,10 @@ namespace ls::multi {
 
 // ---- one instance -----------------------------------------------------------------------------
 
-BandTimings::BandTimings(std::vector<int> devices) : devices_(std::move(devices)) {}
+// The stamps' pinned memory is made with the instance, not in a frame (cudaMallocHost may wait for
+// the device).
+BandTimings::BandTimings(std::vector<int> devices)
+    : devices_(std::move(devices)), stamps_(kSplitTimingRing * devices_.size() * sizeof(std::uint64_t)) {}
 
 BandTimings::~BandTimings() {
   for (Slot& slot : slots_)
@@ -41,8 +44,6 @@ BandTimings::~BandTimings() {
 void BandTimings::claim(std::uint64_t timed, int generations, bool clock) {
   current_ = static_cast<std::size_t>(timed % kSplitTimingRing);
   Slot& slot = slots_[current_];
-  if (clock && !stamps_)
-    stamps_ = cuda::PinnedBuffer(kSplitTimingRing * devices_.size() * sizeof(std::uint64_t));
   slot.stamps = clock ? stamps_.as<std::uint64_t>() + current_ * devices_.size() : nullptr;
   slot.timed = timed;
   slot.generations = generations;

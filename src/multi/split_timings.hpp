@@ -81,7 +81,7 @@ class BandTimings {
   };
   std::vector<int> devices_;
   std::array<Slot, kSplitTimingRing> slots_;
-  cuda::PinnedBuffer stamps_;  // kSplitTimingRing x bands start stamps, made at the first clocked claim
+  cuda::PinnedBuffer stamps_;  // kSplitTimingRing x bands start stamps (used by clocked claims)
   std::size_t current_ = 0;    // the slot the hooks record into
   bool open_ = false;
   RollingStats step_;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/stats.hpp"
 #include "kernels/cuda_check.hpp"
 #include "sim/cuda_handles.hpp"
 
@@ -23,7 +24,7 @@ double measure_copy_gbps(std::size_t max_bytes) {
   cuda::Stream stream(cuda::Stream::Create{});
   cuda::Event start(cuda::Event::Create{}), stop(cuda::Event::Create{});
   CUDA_CHECK(cudaMemsetAsync(a.get(), 1, bytes, stream.get()));
-  std::vector<float> ms;
+  std::vector<double> ms;
   for (int i = 0; i < 13; ++i) {
     start.record(stream.get());
     CUDA_CHECK(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, stream.get()));
@@ -33,8 +34,7 @@ double measure_copy_gbps(std::size_t max_bytes) {
     CUDA_CHECK(cudaEventElapsedTime(&t, start.get(), stop.get()));
     if (i >= 3) ms.push_back(t);
   }
-  std::nth_element(ms.begin(), ms.begin() + static_cast<std::ptrdiff_t>(ms.size() / 2), ms.end());
-  const double median_ms = ms[ms.size() / 2];
+  const double median_ms = median(ms);
   return median_ms > 0 ? 2.0 * static_cast<double>(bytes) / (median_ms * 1e-3) / 1e9 : 0;
 }
 

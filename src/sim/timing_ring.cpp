@@ -28,6 +28,12 @@ void TimingRing::set_period(int period) {
   frames_to_timed_ = 0;
 }
 
+void TimingRing::set_clock(bool on) {
+  // cudaMallocHost may wait for the device: never in a frame.
+  if (on && !clock_stamps_) clock_stamps_ = cuda::PinnedBuffer(kTimingRing * sizeof(std::uint64_t));
+  clock_ = on;
+}
+
 int TimingRing::start_frame(StreamMode mode, cudaStream_t reference_stream) {
   const std::uint64_t f = frame_count_++;
   const bool timed = frames_to_timed_ == 0;
@@ -52,7 +58,6 @@ int TimingRing::start_frame(StreamMode mode, cudaStream_t reference_stream) {
   if (record.stamped) {
     // The stamp just before the reference: a stamp kernel that waits for a free SM delays the
     // reference with it, so the two stay together.
-    if (!clock_stamps_) clock_stamps_ = cuda::PinnedBuffer(kTimingRing * sizeof(std::uint64_t));
     volatile std::uint64_t* stamp = clock_stamps_.as<std::uint64_t>() + s;
     *stamp = 0;  // a frame whose stamp is still 0 when read has no origin on the GPU's clock
     kernels::launch_stamp(clock_stamps_.as<std::uint64_t>() + s, reference_stream);

@@ -124,7 +124,7 @@ class TimingRing {
   const std::vector<TimelineBar>& newest_timeline() const { return newest_timeline_; }
   /// Stamp each timed frame's reference on the GPU's clock (%globaltimer, ns; one small kernel after
   /// the reference, stream mode graph has its own): the newest timeline then knows its origin there.
-  void set_clock(bool on) { clock_ = on; }
+  void set_clock(bool on);  // makes the stamps' pinned memory the first time, outside any frame
   bool clock() const { return clock_; }
   /// The newest timeline's origin (its first bar's start) on the GPU's clock (ns), 0 when not stamped.
   std::uint64_t newest_timeline_origin_ns() const { return newest_origin_ns_; }
