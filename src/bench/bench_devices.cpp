@@ -144,8 +144,9 @@ void print_header(const std::vector<int>& devices, const std::vector<std::string
   std::printf(
       "split: one lattice cut into horizontal bands, one per GPU, halo rows swapped by peer copies after\n"
       "  every launch, a host thread per GPU. spread: the instances dealt round-robin over the GPUs, one\n"
-      "  CUDA engine per GPU (the app's MultiEngine), each frame handed to every GPU's own host thread;\n"
-      "  spread-1t: the same, every GPU's part enqueued by the one calling thread instead. 1 GPU: the\n"
+      "  CUDA engine per GPU (the app's MultiEngine), each frame handed to every GPU's own host thread\n"
+      "  where the host measures that faster than enqueueing it alone, as the app does; spread-1t: the\n"
+      "  same, every GPU's part always enqueued by the one calling thread. 1 GPU: the\n"
       "  same work on GPU %d alone (one CUDA engine stepped by the calling thread, as the one-GPU app),\n"
       "  measured in the same run; vs 1 GPU: the ratio of the cell update rates; same hash: every\n"
       "  instance's final state hash equals the 1-GPU run's (both step the same generations). A frame is\n"

@@ -46,15 +46,15 @@ class EngineWork final : public DeviceWork {
 };
 
 /// Instances dealt round-robin over the devices, as the app does with several GPUs: one CudaEngine
-/// per device, each GPU's part of a frame handed to its own host thread or, with `calling_thread`,
-/// enqueued by the calling thread, GPU after GPU. A device listed twice gets a slot per listing.
+/// per device, each GPU's part of a frame handed to its own host thread where that enqueues faster
+/// (SlotEnqueue::measured, the app's) or, with `calling_thread`, always enqueued by the calling
+/// thread, GPU after GPU. A device listed twice gets a slot per listing.
 std::unique_ptr<Engine> spread_engine(const std::vector<int>& devices, bool calling_thread) {
   std::vector<multi::DeviceSlot> slots;
   for (const int d : devices)
     slots.push_back(
         multi::DeviceSlot{d, std::make_unique<sim::CudaEngine>(d), [d] { CUDA_CHECK(cudaSetDevice(d)); }});
-  const auto enqueue =
-      calling_thread ? multi::SlotEnqueue::calling_thread : multi::SlotEnqueue::per_slot_threads;
+  const auto enqueue = calling_thread ? multi::SlotEnqueue::calling_thread : multi::SlotEnqueue::measured;
   if (std::set<int>(devices.begin(), devices.end()).size() < devices.size())
     return std::make_unique<multi::MultiEngine>(std::move(slots), multi::RepeatedDevicesForTests{}, enqueue);
   return std::make_unique<multi::MultiEngine>(std::move(slots), enqueue);

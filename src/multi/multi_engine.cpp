@@ -29,7 +29,7 @@ MultiEngine::MultiEngine(std::vector<DeviceSlot> slots, RepeatedDevicesForTests,
     : MultiEngine(std::move(slots), true, enqueue) {}
 
 MultiEngine::MultiEngine(std::vector<DeviceSlot> slots, bool allow_repeats, SlotEnqueue enqueue)
-    : slots_(std::move(slots)) {
+    : slots_(std::move(slots)), enqueue_(enqueue) {
   if (slots_.empty()) throw InputError("an engine over several devices needs at least one device");
   for (std::size_t s = 0; s < slots_.size(); ++s) {
     if (!slots_[s].engine) throw InputError("device slot " + std::to_string(s) + " has no engine");
@@ -46,7 +46,7 @@ MultiEngine::MultiEngine(std::vector<DeviceSlot> slots, bool allow_repeats, Slot
     use(s).set_timing_period(timing_period_);
     use(s).set_timeline_clock(timeline_clock_);
   }
-  if (enqueue == SlotEnqueue::per_slot_threads) {
+  if (enqueue != SlotEnqueue::calling_thread) {
     std::vector<std::function<void()>> enter;
     for (const DeviceSlot& slot : slots_) enter.push_back(slot.make_current);
     threads_ = std::make_unique<SlotThreads>(std::move(enter));
@@ -129,8 +129,9 @@ Engine& MultiEngine::use(std::size_t slot) const {
   return *s.engine;
 }
 
-void MultiEngine::on_every_slot(const std::function<void(Engine& engine, std::size_t slot)>& job) {
-  if (threads_) {
+void MultiEngine::on_every_slot(const std::function<void(Engine& engine, std::size_t slot)>& job,
+                                bool on_threads) {
+  if (threads_ && on_threads) {
     // On slot s's thread, whose device its make_current made current once.
     threads_->run_on_all([&](int s) {
       const auto slot = static_cast<std::size_t>(s);
@@ -214,9 +215,13 @@ void MultiEngine::step(int generations) {
   if (generations < 0) throw InputError("cannot step a negative number of generations");
   if (generations == 0 || places_.empty()) return;  // no frame, as on one device
   const double start = now_ms();
-  on_every_slot([generations](Engine& engine, std::size_t) {
-    if (engine.size() > 0) engine.step(generations);
-  });
+  const bool measured = enqueue_ == SlotEnqueue::measured;
+  on_every_slot(
+      [generations](Engine& engine, std::size_t) {
+        if (engine.size() > 0) engine.step(generations);
+      },
+      !measured || choice_.threads());
+  if (measured) choice_.record(now_ms() - start);
   // The split instances' bands: each band's own thread enqueues its part.
   if (split_ && split_->size() > 0) split_->step(generations);
   host_enqueue_.add(now_ms() - start);

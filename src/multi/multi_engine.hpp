@@ -21,8 +21,10 @@
 // thread runs (each hand-out returns only after its jobs have run), so no child is ever used by
 // two threads at once, and the hand-out orders the caller's calls before and after the threads'.
 // SlotEnqueue::calling_thread runs everything on the caller's thread, slot after slot (the bench's
-// "spread-1t" rows measure it against the threads). The MultiEngine itself, like every Engine, is
-// driven by one thread at a time.
+// "spread-1t" rows measure it against the threads). SlotEnqueue::measured (the default) has the
+// threads but enqueues each step() the way the host measures faster (enqueue_choice.hpp): where a
+// frame is one graph launch per GPU, the hand-over to the threads costs more than it saves. The
+// MultiEngine itself, like every Engine, is driven by one thread at a time.
 //
 // Failures in a call over every slot: every slot still runs its part (a failing slot does not
 // stop the others from stepping), then the exception of the lowest slot that threw reaches the
@@ -70,6 +72,7 @@
 
 #include "core/engine.hpp"
 #include "core/stats.hpp"
+#include "multi/enqueue_choice.hpp"
 
 namespace ls::multi {
 
@@ -92,19 +95,20 @@ struct RepeatedDevicesForTests {};
 
 /// Which threads enqueue the slots' parts of a frame (see the top).
 enum class SlotEnqueue {
-  per_slot_threads,  ///< one host thread per slot, its device made current once (the app)
+  measured,          ///< the slots' threads or the caller's, whichever enqueues faster (the app)
+  per_slot_threads,  ///< one host thread per slot, its device made current once
   calling_thread,    ///< the caller's thread, slot after slot (the bench's "spread-1t" rows)
 };
 
 class MultiEngine final : public Engine {
  public:
   /// Takes at least one slot, each with an empty engine, and no device twice (InputError).
-  explicit MultiEngine(std::vector<DeviceSlot> slots, SlotEnqueue enqueue = SlotEnqueue::per_slot_threads);
+  explicit MultiEngine(std::vector<DeviceSlot> slots, SlotEnqueue enqueue = SlotEnqueue::measured);
   /// Tests only: as above, but a device may stand in several slots. Such slots are told apart by
   /// their slot number only (move(), add_on()); by device, set_instance_devices() and
   /// slot_of_device() name the first slot of that device.
   MultiEngine(std::vector<DeviceSlot> slots, RepeatedDevicesForTests,
-              SlotEnqueue enqueue = SlotEnqueue::per_slot_threads);
+              SlotEnqueue enqueue = SlotEnqueue::measured);
   /// Each child is released where it ran: on its slot's thread (or after make_current).
   ~MultiEngine() override;
 
@@ -161,9 +165,9 @@ class MultiEngine final : public Engine {
   StateSummary summarize(std::size_t index) override;
   void finish() override;
 
-  SlotEnqueue enqueue() const {
-    return threads_ ? SlotEnqueue::per_slot_threads : SlotEnqueue::calling_thread;
-  }
+  SlotEnqueue enqueue() const { return enqueue_; }
+  /// SlotEnqueue::measured: how the frames so far were enqueued (enqueue_choice.hpp).
+  const EnqueueChoice& enqueue_choice() const { return choice_; }
 
   // Placement.
   std::size_t slots() const { return slots_.size(); }
@@ -219,10 +223,11 @@ class MultiEngine final : public Engine {
   /// Slot `slot`'s engine with its device made current on the caller's thread: every call into a
   /// slot from the caller's thread goes through it.
   Engine& use(std::size_t slot) const;
-  /// Runs job(engine, slot) for every slot: on the slots' threads side by side, or slot after slot
-  /// on the caller's thread after make_current. Every slot runs; then the lowest failing slot's
-  /// exception is rethrown as it was thrown.
-  void on_every_slot(const std::function<void(Engine& engine, std::size_t slot)>& job);
+  /// Runs job(engine, slot) for every slot: on the slots' threads side by side (when there are
+  /// threads and `on_threads`), or slot after slot on the caller's thread after make_current. Every
+  /// slot runs; then the lowest failing slot's exception is rethrown as it was thrown.
+  void on_every_slot(const std::function<void(Engine& engine, std::size_t slot)>& job,
+                     bool on_threads = true);
   void check_slot(std::size_t slot) const;
   /// The slot add() uses next given the instances each slot runs, or slots() when all are full.
   std::size_t next_free_slot(const std::vector<std::size_t>& counts, std::size_t from) const;
@@ -244,7 +249,9 @@ class MultiEngine final : public Engine {
   bool timeline_clock_ = false;
   RollingStats host_enqueue_;
   mutable std::vector<float> child_history_;  // span_history()'s scratch
-  std::unique_ptr<SlotThreads> threads_;      // null: SlotEnqueue::calling_thread
+  SlotEnqueue enqueue_ = SlotEnqueue::measured;
+  EnqueueChoice choice_;                  // SlotEnqueue::measured: who enqueues step()
+  std::unique_ptr<SlotThreads> threads_;  // null: SlotEnqueue::calling_thread
   std::function<std::unique_ptr<Engine>()> make_split_;
   std::unique_ptr<Engine> split_;  // the split instances' child, once made
   bool split_new_ = false;

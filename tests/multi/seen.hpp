@@ -1,5 +1,6 @@
 // seen.hpp — what a caller sees of an instance that must not change without a step or an edit, for
-// the MultiEngine tests (CPU and GPU slots) that check moves keep it.
+// the MultiEngine tests (CPU and GPU slots) that check moves keep it; the names of the ways of
+// enqueueing, for their parameterised suites.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,8 +10,22 @@
 
 #include "core/engine.hpp"
 #include "core/rule.hpp"
+#include "multi/multi_engine.hpp"
 
 namespace ls::multi {
+
+/// A test name for each way of enqueueing (parameterised suites).
+inline const char* enqueue_name(SlotEnqueue enqueue) {
+  switch (enqueue) {
+    case SlotEnqueue::per_slot_threads:
+      return "PerSlotThreads";
+    case SlotEnqueue::calling_thread:
+      return "CallingThread";
+    case SlotEnqueue::measured:
+      return "Measured";
+  }
+  return "";
+}
 
 struct Seen {
   std::uint64_t generation, hash, population, origin;

@@ -303,13 +303,12 @@ TEST(MultiEngine, SixtyFourInstancesPerSlotAndRefusalsNameWhatIsFreeOnEachDevice
 
 class MultiEngineEnqueue : public ::testing::TestWithParam<SlotEnqueue> {};
 
-std::string enqueue_name(const ::testing::TestParamInfo<SlotEnqueue>& info) {
-  return info.param == SlotEnqueue::per_slot_threads ? "PerSlotThreads" : "CallingThread";
-}
-
-INSTANTIATE_TEST_SUITE_P(BothWays, MultiEngineEnqueue,
-                         ::testing::Values(SlotEnqueue::per_slot_threads, SlotEnqueue::calling_thread),
-                         enqueue_name);
+INSTANTIATE_TEST_SUITE_P(EveryWay, MultiEngineEnqueue,
+                         ::testing::Values(SlotEnqueue::per_slot_threads, SlotEnqueue::calling_thread,
+                                           SlotEnqueue::measured),
+                         [](const ::testing::TestParamInfo<SlotEnqueue>& info) {
+                           return enqueue_name(info.param);
+                         });
 
 /// The device a slot's make_current() made current last on this thread (the tests' stand-in for
 /// cudaSetDevice, which is per thread too: a slot's own thread sets it once).

@@ -69,10 +69,12 @@ void enable_splits(MultiEngine& multi, const std::vector<int>& devices) {
   multi.enable_splits([devices] { return std::make_unique<SplitEngine>(devices); });
 }
 
-/// The slots each test runs on: two of device 0, and devices 0 and 1 where there are two.
+/// The slots each test runs on: two of device 0, devices 0 and 1 where there are two, and 0..3 where
+/// there are four.
 std::vector<std::vector<int>> slot_layouts() {
   std::vector<std::vector<int>> out = {{0, 0}};
   if (cuda_device_count() >= 2) out.push_back({0, 1});
+  if (cuda_device_count() >= 4) out.push_back({0, 1, 2, 3});
   return out;
 }
 
@@ -126,7 +128,7 @@ TEST_F(MultiEngineGpuTest, MovesBetweenCudaSlotsKeepEveryStateExactly) {
           multi.request_summaries();
           generations += g;
           const std::size_t i = rng() % multi.size();
-          const std::size_t to = 1 - multi.slot_of(i);
+          const std::size_t to = (multi.slot_of(i) + 1) % multi.slots();
           const std::vector<Seen> before = seen_all(multi);
           multi.move(i, to);
           ASSERT_EQ(multi.slot_of(i), to);
@@ -134,7 +136,7 @@ TEST_F(MultiEngineGpuTest, MovesBetweenCudaSlotsKeepEveryStateExactly) {
           EXPECT_EQ(seen_all(multi), before) << "after moving instance " << i << " to slot " << to;
         }
         // Every instance moves once more, all in one frame's gap, then everything runs on.
-        for (std::size_t i = 0; i < multi.size(); ++i) multi.move(i, 1 - multi.slot_of(i));
+        for (std::size_t i = 0; i < multi.size(); ++i) multi.move(i, (multi.slot_of(i) + 1) % multi.slots());
         multi.step(17);
         generations += 17;
         for (std::size_t i = 0; i < multi.size(); ++i) {
@@ -322,7 +324,7 @@ TEST_F(MultiEngineGpuTest, AThousandCyclesOfChurnKeepTheUntouchedInstancesAndGiv
       for (const int k : {1, 8, 16, 20}) {
         InstanceSpec spec = churn_soup(rng);
         spec.variant = v;
-        spec.height = 128;
+        spec.height = 64 * static_cast<int>(devices.size());  // bands of 64 rows: deep enough for k = 20
         spec.generations_per_launch = k;
         multi.add(spec);
         const std::size_t i = multi.size() - 1;

@@ -20,6 +20,7 @@
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
 #include "multi/multi_engine.hpp"
+#include "seen.hpp"
 
 namespace ls::multi {
 namespace {
@@ -71,6 +72,7 @@ class RecordingEngine final : public Engine {
   std::set<std::thread::id> other_threads;  // every other call
   mutable std::atomic<int> overlaps{0};
   int steps = 0;
+  std::chrono::microseconds step_time{0};  // each step() takes at least this long
 
   std::string backend() const override { return "cpu"; }
   std::string device_name() const override { return "recording"; }
@@ -95,6 +97,7 @@ class RecordingEngine final : public Engine {
     Use use(*this, frame_threads);
     ++steps;
     if (frames_ && frames_->wait_for_all) frames_->meet();
+    if (step_time.count() > 0) std::this_thread::sleep_for(step_time);
     inner_.step(g);
   }
   std::uint64_t host_syncs_in_last_step() const override { return in()->host_syncs_in_last_step(); }
@@ -171,7 +174,7 @@ TEST(MultiEngineThreads, EachSlotsFrameRunsOnItsOwnThreadAndTheSlotsStepSideBySi
   frames.slots = 3;
   Recorded r = recorded_slots(3, SlotEnqueue::per_slot_threads, &frames);
   MultiEngine& multi = *r.multi;
-  EXPECT_EQ(multi.enqueue(), SlotEnqueue::per_slot_threads) << "the default";
+  EXPECT_EQ(multi.enqueue(), SlotEnqueue::per_slot_threads);
   std::mt19937_64 rng(5);
   for (int i = 0; i < 9; ++i) multi.add(random_soup(rng));
   frames.wait_for_all = true;
@@ -223,35 +226,61 @@ TEST(MultiEngineThreads, OneThreadRunsEverySlotOnTheCallersThread) {
   }
 }
 
+// SlotEnqueue::measured: slots whose step takes 2 ms each enqueue a frame in ~2 ms on their threads
+// and ~6 ms on the caller's, so after the first trials every frame runs on the slots' threads.
+TEST(MultiEngineThreads, MeasuredEnqueueKeepsTheThreadsWhereTheyAreFaster) {
+  Recorded r = recorded_slots(3, SlotEnqueue::measured);
+  MultiEngine& multi = *r.multi;
+  EXPECT_EQ(multi.enqueue(), SlotEnqueue::measured);
+  std::mt19937_64 rng(8);
+  for (int i = 0; i < 3; ++i) multi.add(random_soup(rng));
+  for (RecordingEngine* child : r.children) child->step_time = std::chrono::milliseconds(2);
+  const int trials = 2 * EnqueueChoice::kTrialFrames;
+  for (int frame = 0; frame < trials + 10; ++frame) multi.step(1);
+  EXPECT_TRUE(multi.enqueue_choice().threads());
+  EXPECT_EQ(multi.enqueue_choice().frames_on_threads(), static_cast<std::uint64_t>(trials / 2 + 10));
+  EXPECT_EQ(multi.enqueue_choice().frames_on_caller(), static_cast<std::uint64_t>(trials / 2));
+  for (std::size_t s = 0; s < 3; ++s) {
+    EXPECT_EQ(r.children[s]->steps, trials + 10) << s;
+    EXPECT_EQ(r.children[s]->frame_threads.size(), 2u) << "slot " << s << ": its thread and the caller's";
+  }
+}
+
 // The same instances, soups and steps on one CpuEngine, on a MultiEngine of 2..4 slots with a
-// thread per slot, and on one with the caller's thread alone: every instance's state is the same
-// in all three and equals the CPU reference run from its soup.
+// thread per slot, on one with the caller's thread alone, and on one that measures which (past its
+// first trials: it has enqueued both ways): every instance's state is the same in all of them and
+// equals the CPU reference run from its soup.
 TEST(MultiEngineThreads, ThreadsGiveTheStatesOfOneThreadAndOfTheCpuReference) {
   for (int n = 2; n <= 4; ++n) {
     SCOPED_TRACE(std::to_string(n) + " slots");
     std::mt19937_64 rng(40 + static_cast<unsigned>(n));
-    std::vector<DeviceSlot> a, b;
+    std::vector<DeviceSlot> a, b, c;
     for (int d = 0; d < n; ++d) {
       a.push_back(DeviceSlot{d, std::make_unique<CpuEngine>(1)});
       b.push_back(DeviceSlot{d, std::make_unique<CpuEngine>(1)});
+      c.push_back(DeviceSlot{d, std::make_unique<CpuEngine>(1)});
     }
     MultiEngine threads(std::move(a), SlotEnqueue::per_slot_threads);
     MultiEngine one(std::move(b), SlotEnqueue::calling_thread);
+    MultiEngine measured(std::move(c), SlotEnqueue::measured);
     std::vector<Lattice> reference;
     std::vector<Rule> rules;
     for (int i = 0; i < 4 * n; ++i) {
       const InstanceSpec spec = random_soup(rng);
       threads.add(spec);
       one.add(spec);
+      measured.add(spec);
       const auto& init = std::get<RandomInit>(spec.init);
       reference.push_back(Lattice::random(spec.width, spec.height, init.density, init.seed));
       rules.push_back(spec.rule);
     }
     long long generations = 0;
-    for (int frame = 0; frame < 12; ++frame) {
+    // Past the measured engine's first trials, so that it enqueues both ways.
+    for (int frame = 0; frame < 2 * EnqueueChoice::kTrialFrames + 8; ++frame) {
       const int g = 1 + static_cast<int>(rng() % 5);
       threads.step(g);
       one.step(g);
+      measured.step(g);
       generations += g;
       EXPECT_EQ(threads.host_syncs_in_last_step(), 0u);
     }
@@ -260,6 +289,7 @@ TEST(MultiEngineThreads, ThreadsGiveTheStatesOfOneThreadAndOfTheCpuReference) {
       EXPECT_EQ(threads.status(i).generation, static_cast<std::uint64_t>(generations)) << i;
       EXPECT_EQ(threads.read(i), reference[i]) << "instance " << i;
       EXPECT_EQ(one.read(i), reference[i]) << "instance " << i;
+      EXPECT_EQ(measured.read(i), reference[i]) << "instance " << i;
       EXPECT_EQ(threads.summarize(i).hash, reference[i].hash()) << i;
     }
   }
@@ -316,11 +346,11 @@ class ThrowingEngine final : public Engine {
 
 class MultiEngineFailure : public ::testing::TestWithParam<SlotEnqueue> {};
 
-INSTANTIATE_TEST_SUITE_P(BothWays, MultiEngineFailure,
-                         ::testing::Values(SlotEnqueue::per_slot_threads, SlotEnqueue::calling_thread),
+INSTANTIATE_TEST_SUITE_P(EveryWay, MultiEngineFailure,
+                         ::testing::Values(SlotEnqueue::per_slot_threads, SlotEnqueue::calling_thread,
+                                           SlotEnqueue::measured),
                          [](const ::testing::TestParamInfo<SlotEnqueue>& info) {
-                           return info.param == SlotEnqueue::per_slot_threads ? "PerSlotThreads"
-                                                                              : "CallingThread";
+                           return enqueue_name(info.param);
                          });
 
 // Slot 1 of 3 fails its step with a DeviceError: the caller gets that DeviceError, with its
