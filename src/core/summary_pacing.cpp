@@ -8,8 +8,9 @@ namespace ls {
 
 int summary_every(double cost_ms, double work_ms) {
   if (!(cost_ms > 0)) return 1;
-  const double allowed = kSummaryBudget * std::max(std::isfinite(work_ms) ? work_ms : 0.0, kSummaryFloorMs);
-  const double frames = std::ceil(cost_ms / allowed - 1e-9);
+  const double frame = std::max(std::isfinite(work_ms) ? work_ms : 0.0, kSummaryFloorMs);
+  double frames = std::ceil(cost_ms / (kSummaryBudget * frame) - 1e-9);
+  if (cost_ms > frame) frames = std::max(frames, static_cast<double>(kLongSummaryEvery));
   if (!(frames < kMaxSummaryEvery)) return kMaxSummaryEvery;
   return std::max(1, static_cast<int>(frames));
 }

@@ -56,7 +56,12 @@ struct CudaTileFiller::State {
     RemoteCopy copy = RemoteCopy::peer;
   };
   // The display GPU's: made with it current (the constructor's guard).
-  cuda::Stream stream{cuda::Stream::Create{}};  // the render stream: maps, copies in, unmaps
+  // The render stream: maps, copies in, shades split tiles, unmaps. Most urgent: its kernels are
+  // small and the frame's GL work waits for them, while a huge lattice's next step (launched on
+  // the same GPU as soon as this frame's counts are done) holds every multiprocessor for tens of
+  // milliseconds. At the default priority a split tile's shade waited for that whole step, and
+  // the display ran two frames at a time (786432² over two GPUs: frames of 2.6 ms and 70 ms).
+  cuda::Stream stream{cuda::Stream::Create{}, cuda::stream_priorities().greatest};
   LocalRoute local{stream.get()};
   RemoteRoute remote;
   TileAtlas atlas;

@@ -11,29 +11,29 @@ void EnqueueChoice::record(double host_ms) {
     if (++settled_ >= kSettledFrames) {
       trying_ = true;
       trial_threads_ = true;
-      trial_ways_done_ = 0;
     }
     return;
   }
-  trial_ms_.push_back(host_ms);
-  if (static_cast<int>(trial_ms_.size()) < kTrialFrames) return;
-  (trial_threads_ ? threads_ms_ : caller_ms_) = median(trial_ms_);
-  trial_ms_.clear();
-  if (++trial_ways_done_ < 2) {
-    trial_threads_ = !trial_threads_;
+  if (warmup_ > 0) {
+    --warmup_;
     return;
   }
-  decide();
+  (trial_threads_ ? threads_ms_ : caller_ms_).push_back(host_ms);
+  trial_threads_ = !trial_threads_;
+  if (static_cast<int>(caller_ms_.size()) == kTrialFrames) decide();
 }
 
 void EnqueueChoice::decide() {
+  const double threads = median(threads_ms_), caller = median(caller_ms_);
+  threads_ms_.clear();
+  caller_ms_.clear();
   if (!decided_) {
-    kept_threads_ = threads_ms_ <= caller_ms_;
+    kept_threads_ = threads <= caller;
     decided_ = true;
   } else if (kept_threads_) {
-    kept_threads_ = !(caller_ms_ < threads_ms_ * (1 - kSwitchGain));
+    kept_threads_ = !(caller < threads * (1 - kSwitchGain));
   } else {
-    kept_threads_ = threads_ms_ < caller_ms_ * (1 - kSwitchGain);
+    kept_threads_ = threads < caller * (1 - kSwitchGain);
   }
   trying_ = false;
   settled_ = 0;

@@ -6,11 +6,13 @@
 // several devices run slower than the same calls made one after the other (two H200s, stream mode
 // graph, 128 x 1024², one generation a frame: one graph launch per GPU, 0.023 ms each; the threads'
 // frames were 6% slower than the calling thread's: bench/NOTES.md "Threads on two GPUs"). Which
-// wins depends on the frame's calls per GPU and on the number of GPUs, so it is measured: the
-// first frames try each way for kTrialFrames frames, the faster (median host time) is kept for
+// wins depends on the frame's calls per GPU and on the number of GPUs, so it is measured. After
+// kWarmupFrames frames (an engine's first frames load modules and build graphs), a trial
+// alternates the two ways frame by frame until each has run kTrialFrames frames, so that a change
+// in the frames' cost during the trial weighs on both; the faster (median host time) is kept for
 // kSettledFrames frames, then both are tried again, and the kept way changes only when the other
 // was at least kSwitchGain faster. The trial frames in the slower way cost at most
-// kTrialFrames / kSettledFrames of the frames (under 2%).
+// kTrialFrames / kSettledFrames of the frames (under 1%).
 #pragma once
 
 #include <cstdint>
@@ -20,12 +22,15 @@ namespace ls::multi {
 
 class EnqueueChoice {
  public:
+  static constexpr int kWarmupFrames = 4;
   static constexpr int kTrialFrames = 8;
   static constexpr int kSettledFrames = 1000;
   static constexpr double kSwitchGain = 0.03;
 
   /// Whether the next frame is enqueued by the slots' threads.
   bool threads() const { return trying_ ? trial_threads_ : kept_threads_; }
+  /// Whether the next frame is a trial frame (its time decides), not a kept way's or a warm-up's.
+  bool trying() const { return trying_ && warmup_ == 0; }
   /// The host time of the frame just enqueued, the way threads() said.
   void record(double host_ms);
   /// Frames enqueued so far by each way (tests, the bench's notes).
@@ -34,17 +39,16 @@ class EnqueueChoice {
 
  private:
   /// Ends a trial of both ways: keeps the faster (the first trial) or switches when the other was
-  /// kSwitchGain faster.
+  /// kSwitchGain faster (median host times).
   void decide();
 
   bool kept_threads_ = true;
   bool decided_ = false;  // a first trial has ended
   bool trying_ = true;
-  bool trial_threads_ = true;  // the way the current trial frames use
-  int trial_ways_done_ = 0;    // ways tried in this trial (0..2)
-  std::vector<double> trial_ms_;
-  double threads_ms_ = 0;  // median of the last trial of each way
-  double caller_ms_ = 0;
+  bool trial_threads_ = true;       // the way the next trial frame uses
+  int warmup_ = kWarmupFrames;      // frames left before the first trial frame
+  std::vector<double> threads_ms_;  // this trial's frames, each way
+  std::vector<double> caller_ms_;
   int settled_ = 0;  // frames since the last trial ended
   std::uint64_t on_threads_ = 0;
   std::uint64_t on_caller_ = 0;

@@ -30,12 +30,6 @@ std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"
 /// second buffer (buffer sizes are multiples of 128 bytes: the edge buffers stay aligned).
 constexpr std::size_t kEdgeAlign = 256;
 
-int greatest_stream_priority() {
-  int least = 0, greatest = 0;
-  CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-  return greatest;
-}
-
 }  // namespace
 
 SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std::uint64_t generation,
@@ -183,7 +177,7 @@ std::unique_ptr<SplitLattice::BandState> SplitLattice::allocate_band(int slot, B
   s->result_device = reinterpret_cast<std::uint64_t*>(s->buffers[1] + buffer_bytes);
   view = BandMemory{s->device, s->stream.get(), s->buffers, s->band.rows};
   if (edges_first_) {
-    s->edge_stream = cuda::Stream(cuda::Stream::Create{}, greatest_stream_priority());
+    s->edge_stream = cuda::Stream(cuda::Stream::Create{}, cuda::stream_priorities().greatest);
     std::byte* e = s->buffers[1] + buffer_bytes + kEdgeAlign;  // past the summary result
     const std::size_t window_bytes = rows * static_cast<std::size_t>(window_);
     for (std::size_t p = 0; p < 2; ++p) {

@@ -16,6 +16,17 @@
 
 namespace ls::cuda {
 
+/// The current device's stream priorities: `greatest` is the most urgent (numerically least).
+struct StreamPriorities {
+  int least = 0;
+  int greatest = 0;
+};
+inline StreamPriorities stream_priorities() {
+  StreamPriorities p;
+  CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&p.least, &p.greatest));
+  return p;
+}
+
 /// A non-blocking CUDA stream (it never synchronises with the legacy default stream).
 class Stream {
  public:

@@ -43,9 +43,7 @@ void SnapshotCopier::request(Instances& instances, std::uint64_t max_cells, cons
       }
     }
     if (!stream_) {
-      int least = 0, greatest = 0;
-      CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-      stream_ = cuda::Stream(cuda::Stream::Create{}, least);
+      stream_ = cuda::Stream(cuda::Stream::Create{}, cuda::stream_priorities().least);
     }
     const int target = snap.newest == 0 ? 1 : 0;
     auto& host = snap.host[static_cast<std::size_t>(target)];

@@ -38,6 +38,23 @@ TEST(SummaryPacing, AHugeLatticesSummaryComesAtMostOnceInThirtyFrames) {
   EXPECT_GE(n * 150.0, 0.5 * kSummaryBudget * 31 * frames);
 }
 
+TEST(SummaryPacing, ASummaryLongerThanItsFrameComesAtMostOnceInKLongSummaryEveryFrames) {
+  // 138 ms of summary against 40 ms of stream work: the budget alone would ask every 69 frames.
+  EXPECT_EQ(summary_every(138, 40), kLongSummaryEvery);
+  SummaryPacer pacer;
+  pacer.observe_cost(138);
+  const int frames = 100 * kLongSummaryEvery;
+  EXPECT_LE(requests_over(pacer, frames, 40), frames / kLongSummaryEvery + 1)
+      << "fewer than 1% of frames stall";
+  // A summary longer than its frame whose budget asks for rarer still keeps the budget's pace.
+  EXPECT_EQ(summary_every(1000, 100), 200);
+  // Up to the frame's own cost the budget alone decides: 39 ms in a 40 ms frame, every 20 frames;
+  // and a summary under the floor is never long (the floor counts as the frame).
+  EXPECT_EQ(summary_every(39, 40), 20);
+  EXPECT_EQ(summary_every(0.9, 0.1), 18);
+  EXPECT_LT(1.0 / kLongSummaryEvery, 0.01);
+}
+
 TEST(SummaryPacing, WhenTheCostDropsPacingReturnsToEveryFrame) {
   SummaryPacer pacer;
   pacer.observe_cost(150);

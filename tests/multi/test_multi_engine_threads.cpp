@@ -235,13 +235,14 @@ TEST(MultiEngineThreads, MeasuredEnqueueKeepsTheThreadsWhereTheyAreFaster) {
   std::mt19937_64 rng(8);
   for (int i = 0; i < 3; ++i) multi.add(random_soup(rng));
   for (RecordingEngine* child : r.children) child->step_time = std::chrono::milliseconds(2);
-  const int trials = 2 * EnqueueChoice::kTrialFrames;
-  for (int frame = 0; frame < trials + 10; ++frame) multi.step(1);
+  const int trial = EnqueueChoice::kTrialFrames;
+  const int frames = EnqueueChoice::kWarmupFrames + 2 * trial + 10;
+  for (int frame = 0; frame < frames; ++frame) multi.step(1);
   EXPECT_TRUE(multi.enqueue_choice().threads());
-  EXPECT_EQ(multi.enqueue_choice().frames_on_threads(), static_cast<std::uint64_t>(trials / 2 + 10));
-  EXPECT_EQ(multi.enqueue_choice().frames_on_caller(), static_cast<std::uint64_t>(trials / 2));
+  EXPECT_EQ(multi.enqueue_choice().frames_on_threads(), static_cast<std::uint64_t>(frames - trial));
+  EXPECT_EQ(multi.enqueue_choice().frames_on_caller(), static_cast<std::uint64_t>(trial));
   for (std::size_t s = 0; s < 3; ++s) {
-    EXPECT_EQ(r.children[s]->steps, trials + 10) << s;
+    EXPECT_EQ(r.children[s]->steps, frames) << s;
     EXPECT_EQ(r.children[s]->frame_threads.size(), 2u) << "slot " << s << ": its thread and the caller's";
   }
 }
@@ -276,7 +277,7 @@ TEST(MultiEngineThreads, ThreadsGiveTheStatesOfOneThreadAndOfTheCpuReference) {
     }
     long long generations = 0;
     // Past the measured engine's first trials, so that it enqueues both ways.
-    for (int frame = 0; frame < 2 * EnqueueChoice::kTrialFrames + 8; ++frame) {
+    for (int frame = 0; frame < EnqueueChoice::kWarmupFrames + 2 * EnqueueChoice::kTrialFrames + 8; ++frame) {
       const int g = 1 + static_cast<int>(rng() % 5);
       threads.step(g);
       one.step(g);

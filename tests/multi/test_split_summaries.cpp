@@ -29,7 +29,7 @@ TEST(SplitSummaries, ALargeSplitLatticesSummariesArePacedByTheirCostAndExact) {
   spec.generations_per_launch = 1;
   spec.init = RandomInit{0.5, 2024};
   engine.add(spec);
-  constexpr int kFrames = 60;
+  constexpr int kFrames = 2 * kLongSummaryEvery + 8;  // two paced summaries after the first, at least
   int summaries = 0;
   std::uint64_t newest = ~std::uint64_t{0};
   for (int f = 0; f < kFrames; ++f) {

@@ -37,7 +37,9 @@ InstanceSpec large_soup() {
 TEST_F(SummaryPacingTest, ALargeLatticesSummariesArePacedAndExactAtTheirGeneration) {
   sim::CudaEngine engine;
   engine.add(large_soup());
-  constexpr int kFrames = 40;
+  // Enough frames for two paced summaries after the first, even at a summary longer than its
+  // frame (kLongSummaryEvery).
+  constexpr int kFrames = 2 * kLongSummaryEvery + 8;
   int summaries = 0;
   std::uint64_t newest = ~std::uint64_t{0};
   std::uint64_t last_every = 0;
@@ -96,7 +98,7 @@ TEST_F(SummaryPacingTest, PacingFollowsTheCostWhenItDrops) {
   const InstanceStatus before = engine.status(0);
   ASSERT_GT(before.summary_every, 1);
   engine.set_rule(0, parse_rule("B/S"));  // nothing is born, nothing survives
-  for (int f = 0; f < 20; ++f) {
+  for (int f = 0; f < before.summary_every + 20; ++f) {
     engine.step(1);
     engine.request_summaries();
     engine.finish();
