@@ -24,6 +24,7 @@ InstanceSpec spec_of(const Config& c, const Rule& rule, int instance) {
 }
 
 Repeats measure_repeats(const TimeFrames& time, double target_ms, int frames) {
+  (void)time(kWarmupFrames);
   double one = time(2).ms / 2;
   one = std::min(one, time(2).ms / 2);
   if (frames == 0)

@@ -18,6 +18,11 @@ namespace ls::bench {
 inline constexpr int kRepeats = 7;
 inline constexpr double kTargetRepeatMs = 25.0;  // each repeat runs enough frames to take about this long
 inline constexpr int kMaxFramesPerRepeat = 4000;
+/// Frames run before anything is timed: kernels loaded, stream mode graph's frame graph built
+/// (after sim::kFramesBeforeGraph frames), a several-GPU engine's first choice of threads made
+/// (multi::EnqueueChoice: 4 + 2 x 8 frames). Sizing the repeats by frames that still built graphs
+/// gave repeats of ~16 frames (under a millisecond), whose timing noise was ±5%.
+inline constexpr int kWarmupFrames = 24;
 inline constexpr int kDefaultK = 16;
 inline constexpr double kDensity = 0.35;  // the benches' random soup
 
@@ -71,8 +76,8 @@ struct Repeats {
   int frames = 0;
 };
 
-/// A warm-up (kernels loaded, caches and clocks up: two frames, twice), then kRepeats repeats of
-/// `frames` frames, or, with frames 0, of as many as take about `target_ms` by the warm-up.
+/// A warm-up (kWarmupFrames frames, then two frames twice, which size the repeats), then kRepeats
+/// repeats of `frames` frames, or, with frames 0, of as many as take about `target_ms`.
 Repeats measure_repeats(const TimeFrames& time, double target_ms = kTargetRepeatMs, int frames = 0);
 
 /// kRepeats more repeats of `frames` frames, no warm-up: the median milliseconds per frame.
