@@ -16,7 +16,9 @@ constexpr LaneCounter kLaneCounters[] = {{counters::Counter::sm_active, "SM"},
                                          {counters::Counter::occupancy, "occ"},
                                          {counters::Counter::dram_throughput, "DRAM"},
                                          {counters::Counter::nvlink_gbps, "NVL"},
-                                         {counters::Counter::pcie_gbps, "PCIe"}};
+                                         {counters::Counter::pcie_gbps, "PCIe"},
+                                         {counters::Counter::sm_clock_mhz, "MHz"},
+                                         {counters::Counter::power_w, "W"}};
 
 /// The span of a GPU's bars on the timeline's axis (ms); 0 without bars.
 double span_of(const std::vector<TimelineBar>& bars, int device) {

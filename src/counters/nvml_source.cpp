@@ -1,6 +1,8 @@
 // nvml_source.cpp — implements nvml_source.hpp.
 #include "counters/nvml_source.hpp"
 
+#include <chrono>
+
 #include <dlfcn.h>
 
 #include <utility>
@@ -84,17 +86,23 @@ std::unique_ptr<NvmlSource> NvmlSource::open(const std::vector<NvmlGpu>& gpus, s
 NvmlSource::~NvmlSource() = default;
 
 bool NvmlSource::read(double t_ms, std::vector<Sample>& out) {
+  const auto now_ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                     std::chrono::system_clock::now().time_since_epoch())
+                                                     .count());
+  const std::uint64_t from_ns =
+      last_read_ns_ != 0 ? last_read_ns_ : now_ns - static_cast<std::uint64_t>(period_ms() * 1e6);
+  last_read_ns_ = now_ns;
   bool any = false;
   for (const auto& [gpu, device] : devices_) {
     unsigned mhz = 0, mw = 0;
     if (const int rc = api_->clock_info(device, kNvmlClockSm, &mhz); rc == kNvmlSuccess) {
-      out.push_back(Sample{t_ms, gpu, Counter::sm_clock_mhz, static_cast<double>(mhz)});
+      out.push_back(Sample{t_ms, gpu, Counter::sm_clock_mhz, static_cast<double>(mhz), from_ns, now_ns});
       any = true;
     } else {
       why_ = "nvmlDeviceGetClockInfo: " + api_->error(rc);
     }
     if (const int rc = api_->power_usage(device, &mw); rc == kNvmlSuccess) {
-      out.push_back(Sample{t_ms, gpu, Counter::power_w, mw / 1000.0});
+      out.push_back(Sample{t_ms, gpu, Counter::power_w, mw / 1000.0, from_ns, now_ns});
       any = true;
     } else {
       why_ = "nvmlDeviceGetPowerUsage: " + api_->error(rc);

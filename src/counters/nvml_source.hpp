@@ -3,6 +3,7 @@
 // entry points used are declared here from NVML's documented API.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,10 @@ class NvmlSource final : public CounterSource {
 
   std::string name() const override { return "NVML"; }
   std::vector<Counter> counters() const override { return {Counter::sm_clock_mhz, Counter::power_w}; }
+  /// Each reading's interval (Sample::gpu_start_ns, gpu_end_ns) runs from the previous read to
+  /// this one on the host's system clock, which the GPUs' %globaltimer follows to within a
+  /// millisecond (0.38 ms apart on an H100, bench/NOTES.md "Counters on the timeline's axis"):
+  /// close enough to place a reading of every 5 ms under a frame's bars.
   bool read(double t_ms, std::vector<Sample>& out) override;
   std::string why() const override { return why_; }
   /// NVML's power reading is updated every few milliseconds at best.
@@ -36,6 +41,7 @@ class NvmlSource final : public CounterSource {
   NvmlSource() = default;
   std::unique_ptr<Api> api_;
   std::vector<std::pair<int, void*>> devices_;  // CUDA device, nvmlDevice_t
+  std::uint64_t last_read_ns_ = 0;              // the previous read, on the host's system clock
   std::string why_;
 };
 

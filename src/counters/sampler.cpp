@@ -98,6 +98,11 @@ void CounterSampler::keep(const std::vector<Sample>& batch, double t_ms, std::st
     auto& [sum, n] = sums_[{s.gpu, s.counter}];
     sum += s.value;
     ++n;
+    if (s.gpu_end_ns != 0) {
+      auto& [end, at] = newest_end_[{s.gpu, s.counter}];
+      end = std::max(end, s.gpu_end_ns);
+      at = t_ms;
+    }
   }
   while (!kept_.empty() && kept_.front().t_ms < t_ms - options_.keep_ms) kept_.pop_front();
 }
@@ -112,21 +117,31 @@ std::vector<Sample> CounterSampler::since(double from_ms) const {
 std::vector<Sample> CounterSampler::on_gpu_clock(int gpu, std::uint64_t from_ns, std::uint64_t to_ns) const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<Sample> out;
-  // Newest first, until a reading of this GPU ended before the window (its clock only grows).
+  // Newest first, until a reading of this GPU ended well before the window: the readings arrive
+  // in order of their ends but for a source's batch delay (CUPTI's, ~10 ms, beside NVML's fresh
+  // ones), which kArrivalSlackNs covers.
+  constexpr std::uint64_t kArrivalSlackNs = 100'000'000;
   for (auto it = kept_.rbegin(); it != kept_.rend(); ++it) {
     if (it->gpu != gpu || it->gpu_end_ns == 0) continue;
-    if (it->gpu_end_ns <= from_ns) break;
-    if (it->gpu_start_ns < to_ns) out.push_back(*it);
+    if (it->gpu_end_ns + kArrivalSlackNs <= from_ns) break;
+    if (it->gpu_end_ns > from_ns && it->gpu_start_ns < to_ns) out.push_back(*it);
   }
-  std::reverse(out.begin(), out.end());
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Sample& a, const Sample& b) { return a.gpu_start_ns < b.gpu_start_ns; });
   return out;
 }
 
 std::uint64_t CounterSampler::newest_gpu_end_ns(int gpu) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  for (auto it = kept_.rbegin(); it != kept_.rend(); ++it)
-    if (it->gpu == gpu && it->gpu_end_ns != 0) return it->gpu_end_ns;
-  return 0;
+  double newest_at = -1;
+  for (const auto& [key, value] : newest_end_)
+    if (key.first == gpu) newest_at = std::max(newest_at, value.second);
+  std::uint64_t least = 0;
+  for (const auto& [key, value] : newest_end_) {
+    if (key.first != gpu || value.second < newest_at - kFreshMs) continue;
+    least = least == 0 ? value.first : std::min(least, value.first);
+  }
+  return least;
 }
 
 std::vector<Strip> CounterSampler::strips(double window_ms, int buckets) const {

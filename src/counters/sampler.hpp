@@ -56,9 +56,14 @@ class CounterSampler {
   /// GPU `gpu`'s readings on its own clock (Sample::gpu_start_ns, gpu_end_ns) that overlap
   /// [from_ns, to_ns), oldest first; readings without GPU times are left out.
   std::vector<Sample> on_gpu_clock(int gpu, std::uint64_t from_ns, std::uint64_t to_ns) const;
-  /// The end of GPU `gpu`'s newest reading on its own clock (0: none): the readings of a frame
-  /// that ended before it are all in.
+  /// How far GPU `gpu`'s readings on its own clock are complete (0: none): for each counter read
+  /// in the last kFreshMs, the end of its newest reading; the least of them. The readings of a
+  /// frame that ended before it are all in, whichever part of the source they come from (CUPTI's
+  /// arrive in batches some 10 ms late, NVML's as they are read).
   std::uint64_t newest_gpu_end_ns(int gpu) const;
+  /// A counter not read for this long no longer holds newest_gpu_end_ns back (its part of the
+  /// source stopped: a profiler took the counters).
+  static constexpr double kFreshMs = 1000;
   /// The panel's strips (strips.hpp) of the last `window_ms`, built from the kept readings in place.
   std::vector<Strip> strips(double window_ms, int buckets) const;
   /// The mean of every (gpu, counter) over all readings since `from_ms` (running sums, not the
@@ -89,6 +94,8 @@ class CounterSampler {
   mutable std::mutex mutex_;  // guards what follows, up to the thread
   std::deque<Sample> kept_;
   std::map<std::pair<int, Counter>, std::pair<double, std::uint64_t>> sums_;
+  // Per (gpu, counter) with GPU times: the newest reading's end (ns) and when it was kept (ms).
+  std::map<std::pair<int, Counter>, std::pair<std::uint64_t, double>> newest_end_;
   std::string why_;
   double first_read_ms_ = -1, last_read_ms_ = -1;
   bool stopping_ = false;

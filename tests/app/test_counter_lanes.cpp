@@ -62,6 +62,22 @@ TEST(CounterLanes, AFrameShorterThanASampleGetsTheCoveringSampleMarkedCoarse) {
   EXPECT_EQ(two[0].segments.size(), 2u);
 }
 
+TEST(CounterLanes, ClockAndPowerGetLanesAfterTheOthers) {
+  // NVML's readings every 5 ms, on the host's system clock (which %globaltimer follows): in a 2 ms
+  // frame one reading covers it, marked coarse.
+  const auto lanes =
+      lanes_of(kBars, {{0, kOrigin}},
+               {at(0, Counter::power_w, -3, 2.5, 310), at(0, Counter::sm_clock_mhz, -3, 2.5, 1980),
+                at(0, Counter::sm_active, 0, 1, 0.5)});
+  ASSERT_EQ(lanes.size(), 3u);
+  EXPECT_EQ(lanes[0].label, "SM");
+  EXPECT_EQ(lanes[1].label, "MHz");
+  EXPECT_EQ(lanes[2].label, "W");
+  EXPECT_TRUE(lanes[2].coarse);
+  EXPECT_FALSE(lanes[2].fraction);
+  EXPECT_DOUBLE_EQ(lanes[2].segments[0].value, 310);
+}
+
 TEST(CounterLanes, AGpuWhoseBarsHaveTwoOriginsGetsNoLanes) {
   // Two slots on GPU 0 (or a slot beside a split band), each timed from its own origin.
   const auto lanes =
@@ -70,7 +86,7 @@ TEST(CounterLanes, AGpuWhoseBarsHaveTwoOriginsGetsNoLanes) {
 }
 
 TEST(CounterLanes, RatesAreScaledToTheirLargestValueAndHostTimedReadingsHaveNoLane) {
-  Sample nvml;  // NVML's readings carry no GPU time
+  Sample nvml;  // a reading without GPU times (a source that has no clock to give)
   nvml.counter = Counter::power_w;
   nvml.value = 300;
   const auto lanes =

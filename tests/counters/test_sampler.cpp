@@ -41,6 +41,70 @@ TEST(CounterSampler, KeepsEveryReadingOfEveryGpuAndAveragesThemExactly) {
   EXPECT_EQ(sampler.source_line(), "fake");
 }
 
+/// A source that gives batch i on its i-th read (the last batch again after them): samples on the
+/// GPU's clock, as CUPTI's (batches some 10 ms late) and NVML's (as read) are.
+class ScriptedSource final : public CounterSource {
+ public:
+  explicit ScriptedSource(std::vector<std::vector<Sample>> batches) : batches_(std::move(batches)) {}
+  std::string name() const override { return "scripted"; }
+  std::vector<Counter> counters() const override { return {Counter::sm_active, Counter::power_w}; }
+  bool read(double t_ms, std::vector<Sample>& out) override {
+    for (Sample s : batches_[std::min(next_, batches_.size() - 1)]) {
+      s.t_ms = t_ms;
+      out.push_back(s);
+    }
+    ++next_;
+    return true;
+  }
+  double period_ms() const override { return 1.0; }
+
+ private:
+  std::vector<std::vector<Sample>> batches_;
+  std::size_t next_ = 0;
+};
+
+constexpr std::uint64_t kMs = 1'000'000;  // ns
+
+Sample on_clock(Counter c, std::uint64_t from_ms, std::uint64_t to_ms) {
+  Sample s;
+  s.counter = c;
+  s.value = 1;
+  s.gpu_start_ns = from_ms * kMs;
+  s.gpu_end_ns = to_ms * kMs;
+  return s;
+}
+
+TEST(CounterSampler, AFrameIsCompleteOnlyWhenEveryCounterHasReadingsPastIt) {
+  // NVML's power readings arrive as they are read; CUPTI's SM activity in batches, later.
+  CounterSampler sampler(std::make_unique<ScriptedSource>(std::vector<std::vector<Sample>>{
+      {on_clock(Counter::sm_active, 0, 10), on_clock(Counter::power_w, 5, 10)},
+      {on_clock(Counter::power_w, 10, 15)},
+      {on_clock(Counter::sm_active, 10, 20), on_clock(Counter::power_w, 15, 20)},
+      {}}));
+  wait_for([&] { return sampler.reads() >= 4; });
+  // After the second read the power readings reached 15 ms but SM activity only 10: a frame
+  // ending at 12 ms was not complete then. Now both reach 20 ms.
+  EXPECT_EQ(sampler.newest_gpu_end_ns(0), 20 * kMs);
+  EXPECT_EQ(sampler.newest_gpu_end_ns(1), 0u) << "no readings of GPU 1";
+  // A frame's readings, in the order of their starts whatever order they arrived in.
+  const std::vector<Sample> frame = sampler.on_gpu_clock(0, 8 * kMs, 18 * kMs);
+  ASSERT_EQ(frame.size(), 5u);
+  for (std::size_t i = 1; i < frame.size(); ++i) EXPECT_LE(frame[i - 1].gpu_start_ns, frame[i].gpu_start_ns);
+  EXPECT_EQ(sampler.on_gpu_clock(0, 20 * kMs, 30 * kMs).size(), 0u) << "nothing ends after 20 ms";
+}
+
+TEST(CounterSampler, ACounterThatStoppedNoLongerHoldsTheFramesBack) {
+  // SM activity read once (its part of the source then stopped: another profiler took the
+  // counters); power goes on: after kFreshMs, completeness follows power alone.
+  std::vector<std::vector<Sample>> batches = {
+      {on_clock(Counter::sm_active, 0, 10), on_clock(Counter::power_w, 0, 10)}};
+  for (std::uint64_t i = 1; i < 5000; ++i)
+    batches.push_back({on_clock(Counter::power_w, 10 * i, 10 * i + 10)});
+  CounterSampler sampler(std::make_unique<ScriptedSource>(std::move(batches)));
+  wait_for([&] { return sampler.now_ms() > CounterSampler::kFreshMs + 200 && sampler.reads() > 10; });
+  EXPECT_GT(sampler.newest_gpu_end_ns(0), 10 * kMs);
+}
+
 TEST(CounterSampler, TheWindowKeepsOnlyItsLastMilliseconds) {
   SamplerOptions o;
   o.keep_ms = 20;
