@@ -41,6 +41,9 @@ struct Sample {
   /// clock, so the timeline places these samples exactly.
   std::uint64_t gpu_start_ns = 0;
   std::uint64_t gpu_end_ns = 0;
+  /// The interval is the host's system clock taken for the GPU's (NVML's readings): close to it,
+  /// but not stamped by the GPU.
+  bool host_clock = false;
 };
 
 }  // namespace ls::counters

@@ -96,13 +96,14 @@ bool NvmlSource::read(double t_ms, std::vector<Sample>& out) {
   for (const auto& [gpu, device] : devices_) {
     unsigned mhz = 0, mw = 0;
     if (const int rc = api_->clock_info(device, kNvmlClockSm, &mhz); rc == kNvmlSuccess) {
-      out.push_back(Sample{t_ms, gpu, Counter::sm_clock_mhz, static_cast<double>(mhz), from_ns, now_ns});
+      out.push_back(
+          Sample{t_ms, gpu, Counter::sm_clock_mhz, static_cast<double>(mhz), from_ns, now_ns, true});
       any = true;
     } else {
       why_ = "nvmlDeviceGetClockInfo: " + api_->error(rc);
     }
     if (const int rc = api_->power_usage(device, &mw); rc == kNvmlSuccess) {
-      out.push_back(Sample{t_ms, gpu, Counter::power_w, mw / 1000.0, from_ns, now_ns});
+      out.push_back(Sample{t_ms, gpu, Counter::power_w, mw / 1000.0, from_ns, now_ns, true});
       any = true;
     } else {
       why_ = "nvmlDeviceGetPowerUsage: " + api_->error(rc);

@@ -26,10 +26,11 @@ class NvmlSource final : public CounterSource {
 
   std::string name() const override { return "NVML"; }
   std::vector<Counter> counters() const override { return {Counter::sm_clock_mhz, Counter::power_w}; }
-  /// Each reading's interval (Sample::gpu_start_ns, gpu_end_ns) runs from the previous read to
-  /// this one on the host's system clock, which the GPUs' %globaltimer follows to within a
+  /// Each reading's interval (Sample::gpu_start_ns, gpu_end_ns, host_clock) runs from the previous
+  /// read to this one on the host's system clock, which the GPUs' %globaltimer followed to within a
   /// millisecond (0.38 ms apart on an H100, bench/NOTES.md "Counters on the timeline's axis"):
-  /// close enough to place a reading of every 5 ms under a frame's bars.
+  /// close enough to place a reading of every 5 ms under a frame's bars. The power is NVML's
+  /// reading, which on recent GPUs (Ampere and later) is itself a mean over the last second.
   bool read(double t_ms, std::vector<Sample>& out) override;
   std::string why() const override { return why_; }
   /// NVML's power reading is updated every few milliseconds at best.

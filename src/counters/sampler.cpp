@@ -99,9 +99,10 @@ void CounterSampler::keep(const std::vector<Sample>& batch, double t_ms, std::st
     sum += s.value;
     ++n;
     if (s.gpu_end_ns != 0) {
-      auto& [end, at] = newest_end_[{s.gpu, s.counter}];
-      end = std::max(end, s.gpu_end_ns);
-      at = t_ms;
+      Newest& n = newest_end_[{s.gpu, s.counter}];
+      n.end_ns = std::max(n.end_ns, s.gpu_end_ns);
+      n.kept_ms = t_ms;
+      n.host_clock = s.host_clock;
     }
   }
   while (!kept_.empty() && kept_.front().t_ms < t_ms - options_.keep_ms) kept_.pop_front();
@@ -123,7 +124,9 @@ std::vector<Sample> CounterSampler::on_gpu_clock(int gpu, std::uint64_t from_ns,
   constexpr std::uint64_t kArrivalSlackNs = 100'000'000;
   for (auto it = kept_.rbegin(); it != kept_.rend(); ++it) {
     if (it->gpu != gpu || it->gpu_end_ns == 0) continue;
-    if (it->gpu_end_ns + kArrivalSlackNs <= from_ns) break;
+    // Only the GPU's own stamps stop the search: a host-clock reading off by more than the slack
+    // must not hide the GPU-stamped ones.
+    if (!it->host_clock && it->gpu_end_ns + kArrivalSlackNs <= from_ns) break;
     if (it->gpu_end_ns > from_ns && it->gpu_start_ns < to_ns) out.push_back(*it);
   }
   std::stable_sort(out.begin(), out.end(),
@@ -133,13 +136,19 @@ std::vector<Sample> CounterSampler::on_gpu_clock(int gpu, std::uint64_t from_ns,
 
 std::uint64_t CounterSampler::newest_gpu_end_ns(int gpu) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  double newest_at = -1;
-  for (const auto& [key, value] : newest_end_)
-    if (key.first == gpu) newest_at = std::max(newest_at, value.second);
+  double newest_ms = -1;
+  bool gpu_stamped = false;  // a counter stamped by the GPU itself was read lately
+  for (const auto& [key, n] : newest_end_)
+    if (key.first == gpu) newest_ms = std::max(newest_ms, n.kept_ms);
+  for (const auto& [key, n] : newest_end_)
+    if (key.first == gpu && !n.host_clock && n.kept_ms >= newest_ms - kFreshMs) gpu_stamped = true;
   std::uint64_t least = 0;
-  for (const auto& [key, value] : newest_end_) {
-    if (key.first != gpu || value.second < newest_at - kFreshMs) continue;
-    least = least == 0 ? value.first : std::min(least, value.first);
+  for (const auto& [key, n] : newest_end_) {
+    if (key.first != gpu || n.kept_ms < newest_ms - kFreshMs) continue;
+    // Host-clock readings decide only where nothing stamped by the GPU is read: their offset from
+    // the GPU's clock is small but not known.
+    if (gpu_stamped && n.host_clock) continue;
+    least = least == 0 ? n.end_ns : std::min(least, n.end_ns);
   }
   return least;
 }

@@ -59,7 +59,8 @@ class CounterSampler {
   /// How far GPU `gpu`'s readings on its own clock are complete (0: none): for each counter read
   /// in the last kFreshMs, the end of its newest reading; the least of them. The readings of a
   /// frame that ended before it are all in, whichever part of the source they come from (CUPTI's
-  /// arrive in batches some 10 ms late, NVML's as they are read).
+  /// arrive in batches some 10 ms late, NVML's as they are read). Readings on the host's clock
+  /// (Sample::host_clock) count only where no counter stamped by the GPU is read.
   std::uint64_t newest_gpu_end_ns(int gpu) const;
   /// A counter not read for this long no longer holds newest_gpu_end_ns back (its part of the
   /// source stopped: a profiler took the counters).
@@ -94,8 +95,13 @@ class CounterSampler {
   mutable std::mutex mutex_;  // guards what follows, up to the thread
   std::deque<Sample> kept_;
   std::map<std::pair<int, Counter>, std::pair<double, std::uint64_t>> sums_;
-  // Per (gpu, counter) with GPU times: the newest reading's end (ns) and when it was kept (ms).
-  std::map<std::pair<int, Counter>, std::pair<std::uint64_t, double>> newest_end_;
+  // Per (gpu, counter) with GPU times: the newest reading's end and when it was kept.
+  struct Newest {
+    std::uint64_t end_ns = 0;
+    double kept_ms = 0;
+    bool host_clock = false;
+  };
+  std::map<std::pair<int, Counter>, Newest> newest_end_;
   std::string why_;
   double first_read_ms_ = -1, last_read_ms_ = -1;
   bool stopping_ = false;

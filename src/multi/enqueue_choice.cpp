@@ -8,19 +8,36 @@ namespace ls::multi {
 void EnqueueChoice::record(double host_ms) {
   ++(threads() ? on_threads_ : on_caller_);
   if (!trying_) {
-    if (++settled_ >= kSettledFrames) {
-      trying_ = true;
-      trial_threads_ = true;
-    }
+    if (++settled_ >= kSettledFrames) begin_trial();
     return;
   }
   if (warmup_ > 0) {
-    --warmup_;
+    if (--warmup_ == 0) begin_trial();
     return;
   }
   (trial_threads_ ? threads_ms_ : caller_ms_).push_back(host_ms);
-  trial_threads_ = !trial_threads_;
-  if (static_cast<int>(caller_ms_.size()) == kTrialFrames) decide();
+  if (++trial_frame_ % 2 == 1)
+    trial_threads_ = !trial_threads_;  // the pair's second frame: the other way
+  else
+    start_pair();
+  if (static_cast<int>(threads_ms_.size()) == kTrialFrames &&
+      static_cast<int>(caller_ms_.size()) == kTrialFrames)
+    decide();
+}
+
+void EnqueueChoice::begin_trial() {
+  trying_ = true;
+  trial_frame_ = 0;
+  start_pair();
+}
+
+void EnqueueChoice::start_pair() {
+  // xorshift32: which way goes first in each pair, so that a cost that comes every other frame
+  // (a timing period of 2) falls on both ways alike.
+  order_ ^= order_ << 13;
+  order_ ^= order_ >> 17;
+  order_ ^= order_ << 5;
+  trial_threads_ = (order_ & 1u) != 0;
 }
 
 void EnqueueChoice::decide() {

@@ -7,9 +7,10 @@
 // graph, 128 x 1024², one generation a frame: one graph launch per GPU, 0.023 ms each; the threads'
 // frames were 6% slower than the calling thread's: bench/NOTES.md "Threads on two GPUs"). Which
 // wins depends on the frame's calls per GPU and on the number of GPUs, so it is measured. After
-// kWarmupFrames frames (an engine's first frames load modules and build graphs), a trial
-// alternates the two ways frame by frame until each has run kTrialFrames frames, so that a change
-// in the frames' cost during the trial weighs on both; the faster (median host time) is kept for
+// kWarmupFrames frames (an engine's first frames load modules and build graphs), a trial runs
+// pairs of frames, one each way in an order drawn per pair, until each way has run kTrialFrames
+// frames, so that a change in the frames' cost during the trial, or a cost that comes every other
+// frame (a timing period of 2), weighs on both ways alike; the faster (median host time) is kept for
 // kSettledFrames frames, then both are tried again, and the kept way changes only when the other
 // was at least kSwitchGain faster. The trial frames in the slower way cost at most
 // kTrialFrames / kSettledFrames of the frames (under 1%).
@@ -38,6 +39,9 @@ class EnqueueChoice {
   std::uint64_t frames_on_caller() const { return on_caller_; }
 
  private:
+  void begin_trial();
+  /// Draws which way the next pair's first frame takes.
+  void start_pair();
   /// Ends a trial of both ways: keeps the faster (the first trial) or switches when the other was
   /// kSwitchGain faster (median host times).
   void decide();
@@ -45,8 +49,10 @@ class EnqueueChoice {
   bool kept_threads_ = true;
   bool decided_ = false;  // a first trial has ended
   bool trying_ = true;
-  bool trial_threads_ = true;       // the way the next trial frame uses
-  int warmup_ = kWarmupFrames;      // frames left before the first trial frame
+  bool trial_threads_ = true;   // the way the next trial (or warm-up) frame uses
+  int warmup_ = kWarmupFrames;  // frames left before the first trial frame
+  int trial_frame_ = 0;         // frames of this trial so far
+  std::uint32_t order_ = 0x2545f491u;
   std::vector<double> threads_ms_;  // this trial's frames, each way
   std::vector<double> caller_ms_;
   int settled_ = 0;  // frames since the last trial ended

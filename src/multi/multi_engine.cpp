@@ -216,24 +216,28 @@ void MultiEngine::step(int generations) {
   if (generations == 0 || places_.empty()) return;  // no frame, as on one device
   const double start = now_ms();
   const bool measured = enqueue_ == SlotEnqueue::measured;
+  step_on_threads_ = !measured || choice_.threads();
   on_every_slot(
       [generations](Engine& engine, std::size_t) {
         if (engine.size() > 0) engine.step(generations);
       },
-      !measured || choice_.threads());
+      step_on_threads_);
   if (measured) choice_.record(now_ms() - start);
   // The split instances' bands: each band's own thread enqueues its part.
   if (split_ && split_->size() > 0) split_->step(generations);
   host_enqueue_.add(now_ms() - start);
 }
 
+// The frame's other calls go the way its step went: after a step on the caller's thread the slots'
+// threads sleep, and waking them for these would cost that way what its trial did not time.
 void MultiEngine::request_summaries() {
-  on_every_slot([](Engine& engine, std::size_t) { engine.request_summaries(); });
+  on_every_slot([](Engine& engine, std::size_t) { engine.request_summaries(); }, step_on_threads_);
   if (split_ && split_->size() > 0) split_->request_summaries();
 }
 
 void MultiEngine::request_snapshots(std::uint64_t max_cells) {
-  on_every_slot([max_cells](Engine& engine, std::size_t) { engine.request_snapshots(max_cells); });
+  on_every_slot([max_cells](Engine& engine, std::size_t) { engine.request_snapshots(max_cells); },
+                step_on_threads_);
   if (split_ && split_->size() > 0) split_->request_snapshots(max_cells);
 }
 

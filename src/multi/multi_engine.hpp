@@ -10,7 +10,7 @@
 // child gets the state first (Engine::add_moved: lattice, generation, rule, variant, k, origin),
 // the source drops it last, so a refusal anywhere leaves everything as it was.
 //
-// Threads (SlotEnqueue): by default each slot has a host thread of its own (SlotThreads) that runs
+// Threads (SlotEnqueue): each slot has a host thread of its own (SlotThreads) that runs
 // the slot's make_current once (the app: cudaSetDevice, which CUDA keeps per thread) and then the
 // slot's part of the calls over every slot: step() (the frame), request_summaries(),
 // request_snapshots() and finish() (each slot waits for its own device, side by side). These
@@ -20,11 +20,12 @@
 // slot's make_current. That is safe because the slots' threads are idle whenever the caller's
 // thread runs (each hand-out returns only after its jobs have run), so no child is ever used by
 // two threads at once, and the hand-out orders the caller's calls before and after the threads'.
-// SlotEnqueue::calling_thread runs everything on the caller's thread, slot after slot (the bench's
-// "spread-1t" rows measure it against the threads). SlotEnqueue::measured (the default) has the
-// threads but enqueues each step() the way the host measures faster (enqueue_choice.hpp): where a
-// frame is one graph launch per GPU, the hand-over to the threads costs more than it saves. The
-// MultiEngine itself, like every Engine, is driven by one thread at a time.
+// SlotEnqueue::calling_thread has no threads and runs everything on the caller's thread, slot after
+// slot (the bench's "spread-1t" rows measure it against the threads). SlotEnqueue::measured (the
+// default) has the threads but enqueues each step() the way the host measures faster
+// (enqueue_choice.hpp), and that frame's request_summaries() and request_snapshots() the same way:
+// where a frame is one graph launch per GPU, the hand-over to the threads costs more than it saves.
+// The MultiEngine itself, like every Engine, is driven by one thread at a time.
 //
 // Failures in a call over every slot: every slot still runs its part (a failing slot does not
 // stop the others from stepping), then the exception of the lowest slot that threw reaches the
@@ -251,6 +252,7 @@ class MultiEngine final : public Engine {
   mutable std::vector<float> child_history_;  // span_history()'s scratch
   SlotEnqueue enqueue_ = SlotEnqueue::measured;
   EnqueueChoice choice_;                  // SlotEnqueue::measured: who enqueues step()
+  bool step_on_threads_ = true;           // the last step()'s way, which its frame's requests follow
   std::unique_ptr<SlotThreads> threads_;  // null: SlotEnqueue::calling_thread
   std::function<std::unique_ptr<Engine>()> make_split_;
   std::unique_ptr<Engine> split_;  // the split instances' child, once made

@@ -17,18 +17,25 @@ void run(EnqueueChoice& choice, int frames, const std::function<double(bool)>& c
   for (int f = 0; f < frames; ++f) choice.record(cost(choice.threads()));
 }
 
-TEST(EnqueueChoice, AfterTheWarmUpATrialAlternatesBothWaysAndTheFasterIsKept) {
+TEST(EnqueueChoice, AfterTheWarmUpATrialRunsPairsOfBothWaysAndTheFasterIsKept) {
   EnqueueChoice choice;
   for (int f = 0; f < kWarmup; ++f) {
     EXPECT_TRUE(choice.threads()) << "the warm-up runs on the threads";
     EXPECT_FALSE(choice.trying());
     choice.record(50.0);  // building graphs, loading modules: not counted
   }
-  for (int f = 0; f < 2 * kTrial; ++f) {
-    ASSERT_TRUE(choice.trying()) << f;
-    EXPECT_EQ(choice.threads(), f % 2 == 0) << "frame " << f << " of the trial";
+  int threads_first = 0;
+  for (int pair = 0; pair < kTrial; ++pair) {
+    ASSERT_TRUE(choice.trying()) << pair;
+    const bool first = choice.threads();
+    threads_first += first ? 1 : 0;
+    choice.record(first ? 0.05 : 0.03);
+    ASSERT_TRUE(choice.trying()) << pair;
+    EXPECT_NE(choice.threads(), first) << "pair " << pair << ": one frame each way";
     choice.record(choice.threads() ? 0.05 : 0.03);
   }
+  EXPECT_GT(threads_first, 0) << "the order within pairs is drawn, not fixed";
+  EXPECT_LT(threads_first, kTrial);
   EXPECT_FALSE(choice.trying());
   EXPECT_FALSE(choice.threads()) << "the caller's 0.03 ms beat the threads' 0.05 ms";
   EXPECT_EQ(choice.frames_on_threads(), static_cast<std::uint64_t>(kWarmup + kTrial));
@@ -66,6 +73,26 @@ TEST(EnqueueChoice, BothWaysAreTriedAgainAndTheKeptWayChangesOnlyForAClearGain) 
   EXPECT_TRUE(choice.threads());
   EXPECT_EQ(choice.frames_on_threads() - before, static_cast<std::uint64_t>(kTrial))
       << "only the trial's frames ran on the threads before the switch";
+}
+
+TEST(EnqueueChoice, ACostEveryOtherFrameWeighsOnBothWays) {
+  // Every other frame is timed (a timing period of 2) and costs 1 ms more, whichever way: the ways
+  // themselves cost the same. Over many trials the choice must not settle on one way for it.
+  EnqueueChoice choice;
+  int frame = 0, kept_threads = 0, trials = 0;
+  bool was_trying = true;
+  for (int f = 0; f < 200 * (EnqueueChoice::kSettledFrames + 2 * kTrial); ++f) {
+    choice.record(frame++ % 2 == 0 ? 1.05 : 0.05);
+    if (was_trying && !choice.trying() && f > kWarmup) {
+      ++trials;
+      kept_threads += choice.threads() ? 1 : 0;
+    }
+    was_trying = choice.trying();
+  }
+  ASSERT_GT(trials, 100);
+  // A fixed order would put every timed frame on one way and keep the other every time.
+  EXPECT_GT(kept_threads, 0);
+  EXPECT_LT(kept_threads, trials);
 }
 
 TEST(EnqueueChoice, TheSlowerWayRunsOnlyTheTrialFrames) {

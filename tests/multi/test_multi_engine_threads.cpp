@@ -226,15 +226,15 @@ TEST(MultiEngineThreads, OneThreadRunsEverySlotOnTheCallersThread) {
   }
 }
 
-// SlotEnqueue::measured: slots whose step takes 2 ms each enqueue a frame in ~2 ms on their threads
-// and ~6 ms on the caller's, so after the first trials every frame runs on the slots' threads.
+// SlotEnqueue::measured: slots whose step takes 5 ms each enqueue a frame in ~5 ms on their threads
+// and ~15 ms on the caller's, so after the first trials every frame runs on the slots' threads.
 TEST(MultiEngineThreads, MeasuredEnqueueKeepsTheThreadsWhereTheyAreFaster) {
   Recorded r = recorded_slots(3, SlotEnqueue::measured);
   MultiEngine& multi = *r.multi;
   EXPECT_EQ(multi.enqueue(), SlotEnqueue::measured);
   std::mt19937_64 rng(8);
   for (int i = 0; i < 3; ++i) multi.add(random_soup(rng));
-  for (RecordingEngine* child : r.children) child->step_time = std::chrono::milliseconds(2);
+  for (RecordingEngine* child : r.children) child->step_time = std::chrono::milliseconds(5);
   const int trial = EnqueueChoice::kTrialFrames;
   const int frames = EnqueueChoice::kWarmupFrames + 2 * trial + 10;
   for (int frame = 0; frame < frames; ++frame) multi.step(1);
