@@ -25,6 +25,14 @@ void EnqueueChoice::record(double host_ms) {
     decide();
 }
 
+void EnqueueChoice::restart() {
+  trying_ = true;
+  trial_threads_ = true;
+  warmup_ = kWarmupFrames;
+  threads_ms_.clear();
+  caller_ms_.clear();
+}
+
 void EnqueueChoice::begin_trial() {
   trying_ = true;
   trial_frame_ = 0;

@@ -34,6 +34,8 @@ class EnqueueChoice {
   bool trying() const { return trying_ && warmup_ == 0; }
   /// The host time of the frame just enqueued, the way threads() said.
   void record(double host_ms);
+  /// What a frame's calls are changed (another stream mode): a warm-up and a trial again, at once.
+  void restart();
   /// Frames enqueued so far by each way (tests, the bench's notes).
   std::uint64_t frames_on_threads() const { return on_threads_; }
   std::uint64_t frames_on_caller() const { return on_caller_; }

@@ -189,6 +189,7 @@ void MultiEngine::set_stream_mode(StreamMode mode) {
     throw;
   }
   if (split_) split_->set_stream_mode(mode);
+  if (mode != mode_) choice_.restart();  // a frame's calls per GPU are another number now
   mode_ = mode;
 }
 

@@ -95,6 +95,21 @@ TEST(EnqueueChoice, ACostEveryOtherFrameWeighsOnBothWays) {
   EXPECT_LT(kept_threads, trials);
 }
 
+TEST(EnqueueChoice, ARestartWarmsUpAndTriesBothWaysAgainAtOnce) {
+  EnqueueChoice choice;
+  run(choice, kWarmup + 2 * kTrial + 10, [](bool threads) { return threads ? 0.05 : 0.03; });
+  ASSERT_FALSE(choice.threads());
+  choice.restart();  // another stream mode: now the threads are the faster
+  for (int f = 0; f < kWarmup; ++f) {
+    EXPECT_TRUE(choice.threads());
+    EXPECT_FALSE(choice.trying());
+    choice.record(0.01);
+  }
+  EXPECT_TRUE(choice.trying()) << "not after kSettledFrames: at once";
+  run(choice, 2 * kTrial, [](bool threads) { return threads ? 0.02 : 0.06; });
+  EXPECT_TRUE(choice.threads());
+}
+
 TEST(EnqueueChoice, TheSlowerWayRunsOnlyTheTrialFrames) {
   EnqueueChoice choice;
   constexpr int kFrames = 20000;
