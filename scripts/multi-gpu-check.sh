@@ -9,9 +9,9 @@ set -u
 logs="${OUT:-/tmp}/multi-check"
 mkdir -p "$logs"
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
-lists=(0,1)
-[ "$gpus" -ge 4 ] && lists+=(0,1,2,3)
-[ "$gpus" -ge 2 ] || lists=(0)
+lists=("0,1")
+[ "$gpus" -ge 4 ] && lists+=("0,1,2,3")
+[ "$gpus" -ge 2 ] || lists=("0")
 list=${lists[-1]}  # the bench and the fault run over the most GPUs
 results=()
 
@@ -48,7 +48,7 @@ mkdir -p "$fault_dir"
   lifestreams --headless --backend cuda --devices "$list" --instances 8 --width 1024 --height 1024 \
     --test-fault-at-frame 40 >fault.txt 2>&1)
 rc=$?
-saved=$(ls "$fault_dir"/*.rle 2>/dev/null | wc -l)
+saved=$(find "$fault_dir" -maxdepth 1 -name "*.rle" | wc -l)
 results+=("fault over $list|$([ $rc = 3 ] && [ "$saved" = 8 ] && echo pass || echo FAIL)|exit $rc, $saved of 8 saved")
 
 # On one GPU the multi-GPU rows run as two bands / two engines of it (--test-bands, tests only).
