@@ -137,20 +137,18 @@ std::vector<Sample> CounterSampler::on_gpu_clock(int gpu, std::uint64_t from_ns,
 std::uint64_t CounterSampler::newest_gpu_end_ns(int gpu) const {
   std::lock_guard<std::mutex> lock(mutex_);
   double newest_ms = -1;
-  bool gpu_stamped = false;  // a counter stamped by the GPU itself was read lately
   for (const auto& [key, n] : newest_end_)
     if (key.first == gpu) newest_ms = std::max(newest_ms, n.kept_ms);
-  for (const auto& [key, n] : newest_end_)
-    if (key.first == gpu && !n.host_clock && n.kept_ms >= newest_ms - kFreshMs) gpu_stamped = true;
-  std::uint64_t least = 0;
+  // The least newest end of the counters read lately, those the GPU stamps apart from those on the
+  // host's clock: the latter decide only where the GPU stamps nothing (their offset from its clock
+  // is small but not known).
+  std::uint64_t least[2] = {0, 0};  // [0]: stamped by the GPU, [1]: on the host's clock
   for (const auto& [key, n] : newest_end_) {
     if (key.first != gpu || n.kept_ms < newest_ms - kFreshMs) continue;
-    // Host-clock readings decide only where nothing stamped by the GPU is read: their offset from
-    // the GPU's clock is small but not known.
-    if (gpu_stamped && n.host_clock) continue;
-    least = least == 0 ? n.end_ns : std::min(least, n.end_ns);
+    std::uint64_t& l = least[n.host_clock ? 1 : 0];
+    l = l == 0 ? n.end_ns : std::min(l, n.end_ns);
   }
-  return least;
+  return least[0] != 0 ? least[0] : least[1];
 }
 
 std::vector<Strip> CounterSampler::strips(double window_ms, int buckets) const {
