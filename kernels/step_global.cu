@@ -3,11 +3,18 @@
 // loads, keeping the three rows it needs in registers as it walks down, and adds the neighbour
 // counts of four cells at a time in byte lanes (SWAR). The torus is handled by wrapping the
 // thread's two edge columns and its two edge rows once, not per neighbour.
+//
+// Each thread reads kRows + 2 rows for its kRows. A lattice whose two buffers fit in L2 is served
+// from there, where those extra reads cost: 8 rows a thread. A larger one streams from DRAM, where
+// the reads in flight set the pace: 4 rows a thread, twice the threads (H100, 16384²: 0.87 -> 0.97
+// of the copy roof; 4096²: 0.86 -> 0.79, so there it keeps 8; bench/NOTES.md).
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <mutex>
 
 #include "kernels/cuda_check.hpp"
+#include "kernels/device_slot.hpp"
 #include "kernels/life_device.cuh"
 #include "kernels/life_kernels.hpp"
 
@@ -16,8 +23,7 @@ namespace {
 
 using detail::ByteRule;
 
-constexpr int kRows = 8;                  // rows per thread
-constexpr int kBlockX = 32, kBlockY = 8;  // threads: 512 cells x 64 rows per block
+constexpr int kBlockX = 32;  // threads across: 512 cells
 
 // [word left of the chunk, the chunk's 4 words, word right of the chunk] of one row.
 __device__ __forceinline__ void load_row(const std::uint8_t* __restrict__ row, int x0, int xl, int xr,
@@ -31,13 +37,15 @@ __device__ __forceinline__ void load_row(const std::uint8_t* __restrict__ row, i
   w[5] = __ldg(reinterpret_cast<const std::uint32_t*>(row + xr));
 }
 
-template <bool kLife>
+/// kRows rows per thread, kBlockY threads down: 64 rows per block in both shapes.
+template <bool kLife, int kRows, int kBlockY>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
     life_step_global(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, int width,
                      int height, ByteRule rule) {
   const int x0 = (blockIdx.x * kBlockX + threadIdx.x) * 16;
   const int y0 = (blockIdx.y * kBlockY + threadIdx.y) * kRows;
   if (x0 >= width || y0 >= height) return;  // height is a multiple of 32, so all kRows rows exist
+  static_assert(32 % kRows == 0);
   const int xl = (x0 == 0 ? width : x0) - 4;
   const int xr = x0 + 16 == width ? 0 : x0 + 16;
   const std::size_t w = static_cast<std::size_t>(width);
@@ -52,17 +60,41 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   }
 }
 
+/// Whether both buffers of a width x height byte lattice fit in the current device's L2 (read
+/// once per device).
+bool fits_in_l2(int width, int height) {
+  static std::once_flag once[detail::kMaxDevices];
+  static int l2_bytes[detail::kMaxDevices];
+  const int slot = detail::current_device_slot();
+  std::call_once(once[slot], [slot] {
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes[slot], cudaDevAttrL2CacheSize, device));
+  });
+  return 2.0 * width * height <= static_cast<double>(l2_bytes[slot]);
+}
+
+template <int kRows, int kBlockY>
+void launch_shape(const std::uint8_t* in, std::uint8_t* out, int width, int height, RuleMasks rule,
+                  cudaStream_t stream) {
+  const dim3 block(kBlockX, kBlockY);
+  const dim3 grid((width / 16 + kBlockX - 1) / kBlockX, (height / kRows + kBlockY - 1) / kBlockY);
+  const ByteRule r = detail::make_byte_rule(rule);
+  if (detail::is_life(rule))
+    life_step_global<true, kRows, kBlockY><<<grid, block, 0, stream>>>(in, out, width, height, r);
+  else
+    life_step_global<false, kRows, kBlockY><<<grid, block, 0, stream>>>(in, out, width, height, r);
+  CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace
 
 void launch_step_global(const std::uint8_t* in, std::uint8_t* out, int width, int height, RuleMasks rule,
                         cudaStream_t stream) {
-  const dim3 block(kBlockX, kBlockY);
-  const dim3 grid((width / 16 + kBlockX - 1) / kBlockX, (height / kRows + kBlockY - 1) / kBlockY);
-  if (detail::is_life(rule))
-    life_step_global<true><<<grid, block, 0, stream>>>(in, out, width, height, detail::make_byte_rule(rule));
+  if (fits_in_l2(width, height))
+    launch_shape<8, 8>(in, out, width, height, rule, stream);
   else
-    life_step_global<false><<<grid, block, 0, stream>>>(in, out, width, height, detail::make_byte_rule(rule));
-  CUDA_CHECK_LAUNCH();
+    launch_shape<4, 16>(in, out, width, height, rule, stream);
 }
 
 }  // namespace ls::kernels

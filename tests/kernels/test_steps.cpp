@@ -72,6 +72,22 @@ TEST_P(VariantTest, EqualsCpuReferenceAfter1000Generations) {
   }
 }
 
+// A lattice larger than any GPU's L2 (both 8192 x 8192 byte buffers: 128 MiB), where `global`
+// takes its streaming shape (4 rows a thread) rather than the one of lattices L2 holds: still equal
+// to the CPU reference, under Life and a random rule, the torus' wrap included.
+TEST_P(VariantTest, EqualsCpuReferenceOnALatticeBeyondL2) {
+  SKIP_WITHOUT_DEVICE();
+  const Variant v = GetParam();
+  if (v != Variant::global && v != Variant::shared) GTEST_SKIP() << "byte variants' shapes only";
+  for (const Rule& rule : {Rule::life(), test_rules().back()}) {
+    SCOPED_TRACE(std::string(variant_name(v)) + " rule " + rule.to_string());
+    Lattice want = Lattice::random(8192, 8192, 0.35, 4242);
+    const Lattice got = run_on_device(v, want, rule, 3, 1);
+    ls::cpu_run(want, rule, 3);
+    ASSERT_TRUE(got == want) << first_difference(got, want);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllVariants, VariantTest,
                          ::testing::Values(Variant::naive, Variant::global, Variant::shared, Variant::iterate,
                                            Variant::bitpacked),
