@@ -1,11 +1,13 @@
 // life_device.cuh — device helpers shared by the kernels/*.cu files (private to kernels/):
 // byte-SWAR neighbour sums and rule lookups for the byte-per-cell variants, and the bit-sliced
-// adders and rule logic for the bit-per-cell variant.
+// adders and rule logic for the bit-per-cell variant. Also compiled at run time by NVRTC (through
+// step_bitpacked.cuh): it includes nothing but <cstdint>, rule_masks.hpp and rule_network.hpp.
 #pragma once
 
 #include <cstdint>
 
-#include "kernels/life_kernels.hpp"
+#include "kernels/rule_masks.hpp"
+#include "kernels/rule_network.hpp"
 
 namespace ls::kernels::detail {
 
@@ -188,6 +190,64 @@ __device__ __forceinline__ std::uint32_t bit_rule(std::uint32_t sa, std::uint32_
     const std::uint32_t m07 = (w1 & m47) | (~w1 & m03);
     return (w2 & m89) | (~w2 & m07);
   }
+}
+
+/// lop3 where the truth table needs no instruction (a constant, or one of the inputs).
+template <unsigned kLut>
+__device__ __forceinline__ std::uint32_t lut3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+  if constexpr (kLut == 0x00u)
+    return 0u;
+  else if constexpr (kLut == 0xffu)
+    return ~0u;
+  else if constexpr (kLut == 0xf0u)
+    return a;
+  else if constexpr (kLut == 0xccu)
+    return b;
+  else if constexpr (kLut == 0xaau)
+    return c;
+  else
+    return lop3<static_cast<int>(kLut)>(a, b, c);
+}
+
+/// s ? one : zero, where `one` and `zero` are computed (kOne, kZero: false where the value is a
+/// constant, which the compiler folds into a cheaper expression). An explicit LOP3 otherwise: the
+/// compiler shares the (s & one) of two muxes and then needs two LOP3s for each.
+template <bool kOne, bool kZero>
+__device__ __forceinline__ std::uint32_t mux(std::uint32_t s, std::uint32_t one, std::uint32_t zero) {
+  if constexpr (kOne && kZero)
+    return lop3<0xca>(s, one, zero);
+  else
+    return (s & one) | (~s & zero);
+}
+
+/// bit_rule for masks known at compile time (a kernel compiled for one rule): the rule's own network
+/// (rule_network.hpp), at most six LOP3s after the adders (B3/S23's four), where the compiler's
+/// folding of bit_rule's mux tree for constant masks left 5 to 14 (bench/NOTES.md).
+template <unsigned kBirthByTotal, unsigned kSurviveByTotal>
+__device__ __forceinline__ std::uint32_t bit_rule_fixed(std::uint32_t sa, std::uint32_t ca, std::uint32_t sb,
+                                                        std::uint32_t cb, std::uint32_t sc, std::uint32_t cc,
+                                                        std::uint32_t alive) {
+  constexpr RuleSplit s = best_split(rule_table(kBirthByTotal, kSurviveByTotal));
+  constexpr unsigned c[4] = {s.cofactor[0], s.cofactor[1], s.cofactor[2], s.cofactor[3]};
+  std::uint32_t plane[kPlanes];
+  plane[kPlaneAlive] = alive;
+  plane[kPlaneT0] = sa ^ sb ^ sc;
+  plane[kPlaneK] = (sa & sb) | (sa & sc) | (sb & sc);
+  plane[kPlaneU] = ca ^ cb ^ cc;
+  plane[kPlaneV] = (ca & cb) | (ca & cc) | (cb & cc);
+  const std::uint32_t p = plane[s.p], q = plane[s.q], r = plane[s.r], x = plane[s.x], y = plane[s.y];
+  // A cofactor equal to an earlier one reuses it: the compiler does not merge equal asm statements.
+  const std::uint32_t f0 = lut3<c[0]>(p, q, r);
+  const std::uint32_t f1 = c[1] == c[0] ? f0 : lut3<c[1]>(p, q, r);
+  const std::uint32_t f2 = c[2] == c[0] ? f0 : c[2] == c[1] ? f1 : lut3<c[2]>(p, q, r);
+  const std::uint32_t f3 = c[3] == c[0] ? f0 : c[3] == c[1] ? f1 : c[3] == c[2] ? f2 : lut3<c[3]>(p, q, r);
+  constexpr bool computed[4] = {c[0] != 0x00u && c[0] != 0xffu, c[1] != 0x00u && c[1] != 0xffu,
+                                c[2] != 0x00u && c[2] != 0xffu, c[3] != 0x00u && c[3] != 0xffu};
+  const std::uint32_t side0 = c[0] == c[1] ? f0 : mux<computed[1], computed[0]>(y, f1, f0);
+  const std::uint32_t side1 = c[2] == c[3] ? f2 : mux<computed[3], computed[2]>(y, f3, f2);
+  if constexpr (c[0] == c[2] && c[1] == c[3]) return side0;
+  constexpr bool side0_computed = c[0] != c[1] || computed[0], side1_computed = c[2] != c[3] || computed[2];
+  return mux<side1_computed, side0_computed>(x, side1, side0);
 }
 
 }  // namespace ls::kernels::detail

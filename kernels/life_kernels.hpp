@@ -15,6 +15,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+
+#include "kernels/rule_masks.hpp"
 
 namespace ls::kernels {
 
@@ -22,12 +25,6 @@ enum class Layout { int32_cells, byte_cells, bit_cells };
 
 /// Bytes one W x H lattice takes in `layout`.
 std::size_t layout_bytes(Layout layout, int width, int height);
-
-/// Rule masks: bit n set = born / survives with n live neighbours.
-struct RuleMasks {
-  std::uint32_t birth;
-  std::uint32_t survive;
-};
 
 // One generation per launch, in -> out (out != in).
 void launch_step_naive(const std::int32_t* in, std::int32_t* out, int width, int height, RuleMasks rule,
@@ -37,14 +34,8 @@ void launch_step_global(const std::uint8_t* in, std::uint8_t* out, int width, in
 void launch_step_shared(const std::uint8_t* in, std::uint8_t* out, int width, int height, RuleMasks rule,
                         cudaStream_t stream);
 // k generations (1..64) in one launch, in -> out; the result equals k single steps exactly.
-// Throws InputError when k is deeper than iterate_max_depth().
 void launch_step_iterate(const std::uint8_t* in, std::uint8_t* out, int width, int height, RuleMasks rule,
                          int k, cudaStream_t stream);
-/// The deepest k `iterate` runs in one launch on the current device: 64 where a block can have at
-/// least 90 KB of shared memory (Volta and later, but Turing), 48 on Turing (64 KB).
-int iterate_max_depth();
-/// Tests only: pretend the device gives at most `bytes` of shared memory per block (0: its own).
-void set_iterate_smem_limit_for_testing(int bytes);
 /// `side_by_side`: how many such kernels the caller releases at once (the branches of a frame
 /// graph): the launch plans its tiles for that share of the multiprocessors.
 void launch_step_bitpacked(const std::uint32_t* in, std::uint32_t* out, int width, int height, RuleMasks rule,
@@ -84,6 +75,29 @@ BitpackedShape bitpacked_shape(int shape);
 /// k. Throws InputError for any other value and keeps the setting. bitpacked_launch_plan follows
 /// it too.
 void set_bitpacked_shape(int shape);
+
+// Bitpacked kernels compiled for one rule. B3/S23 has a kernel of its own; any other rule first
+// runs a general kernel that evaluates the rule's masks at run time (about 2.5 times B3/S23's
+// logic per cell). Meanwhile a worker thread compiles the same kernel with that rule's masks as
+// constants (NVRTC; libnvrtc is opened at run time) for each block shape and device the launcher
+// asks for, and later launches of that rule there run it. Without libnvrtc the general kernel runs
+// throughout. A CUDA graph keeps the kernel it captured.
+/// Waits up to `timeout_s` seconds until the kernels compiled for `rule` are loaded on the current
+/// device, asking for them first: every block shape, or (width, height, k) the one a launch of that
+/// lattice alone takes (bitpacked_launch_plan). True when they are, and at once for B3/S23; false
+/// when they cannot be (rule_kernels_unavailable() says why), are switched off, or time ran out.
+bool wait_rule_kernels(RuleMasks rule, double timeout_s);
+bool wait_rule_kernels(RuleMasks rule, int width, int height, int k, double timeout_s);
+/// Whether later bitpacked launches of rules other than B3/S23 may run kernels compiled for their
+/// rule (on by default). Off, they run the general kernel and nothing more is asked for: tests
+/// compare the two by it.
+void set_rule_kernels_enabled(bool on);
+/// Why a rule's own kernels may not run, in one line (libnvrtc absent, switched off, the latest
+/// kernel that could not be compiled or loaded), or empty. Opens libnvrtc on its first call.
+std::string rule_kernels_unavailable();
+/// Counts the rule kernels made ready and the switch's changes: a CUDA graph captured at an older
+/// count may hold the general kernel where a rule's own kernel is ready now.
+std::uint64_t rule_kernels_serial();
 
 /// Writes the GPU's global timer (nanoseconds, %globaltimer) to `where` (device memory, or pinned
 /// host memory, which the device reaches directly) when the stream gets there: a timestamp that a

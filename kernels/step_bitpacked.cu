@@ -1,16 +1,8 @@
-// step_bitpacked.cu — the `bitpacked` variant: one bit per cell (32-bit words, the host Lattice's
-// layout), k generations per launch (1..64) by temporal blocking in registers.
-//
-// A block is kWarps warps stacked vertically; each lane holds one word column of kRowsPerWarp
-// rows in registers, so a warp spans 32 words and the block kWarps * kRowsPerWarp rows. The
-// horizontal neighbours come from the lanes beside (warp shuffles, then funnel shifts), the rows
-// above and below a warp's band from its neighbour warps through a small shared-memory exchange
-// (one __syncthreads() per generation). Neighbour counts are bit-sliced: each row's horizontal
-// 3-sum is two bit planes computed once and shared by the three rows that use it; then full
-// adders and the rule as logic (a fixed expression for B3/S23, a mux tree over the rule's masks
-// for any other rule). Garbage enters at the block's edges and moves one cell per generation, so
-// after k generations the interior (lanes hl..31-hl, hl = 1 or 2 words, and all but k rows at
-// the top and bottom) is exact; only that is written.
+// step_bitpacked.cu — the `bitpacked` variant's launcher: one bit per cell, k generations per
+// launch (1..64), the kernel life_step_bits of step_bitpacked.cuh at the block shape a model of
+// the launch picks. B3/S23 runs a kernel of its own; any other rule a kernel compiled for it at run
+// time (rule_kernels.hpp) once that is ready on the device, and until then the general kernel,
+// which reads the rule's masks at run time.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -21,101 +13,23 @@
 #include <string>
 #include <utility>
 
+#include "kernels/bitpacked_shapes.hpp"
 #include "kernels/cuda_check.hpp"
 #include "kernels/device_slot.hpp"
 #include "kernels/life_device.cuh"
 #include "kernels/life_kernels.hpp"
+#include "kernels/rule_kernels.hpp"
+#include "kernels/step_bitpacked.cuh"
 
 namespace ls::kernels {
 namespace {
 
 using detail::BitRule;
+using detail::BitsPair;
+using detail::kBaseShapes;
+using detail::kShapeCount;
+using detail::kShapes;
 
-constexpr unsigned kFull = 0xffffffffu;
-
-__device__ __forceinline__ void hsum_lanes(std::uint32_t w, std::uint32_t& s, std::uint32_t& c) {
-  const std::uint32_t left = __shfl_up_sync(kFull, w, 1);     // lane 0 gets its own word: garbage
-  const std::uint32_t right = __shfl_down_sync(kFull, w, 1);  // lane 31 likewise
-  detail::hsum3(w, left, right, s, c);
-}
-
-/// What one launch steps: a lattice `in` -> `out`, and for blockIdx.z == 1 a second one of the same
-/// size (a split band's two edge windows in one launch).
-struct BitsPair {
-  const std::uint32_t* in[2];
-  std::uint32_t* out[2];
-};
-
-template <bool kLife, int kRowsPerWarp, int kWarps>
-__global__ void __launch_bounds__(32 * kWarps, kWarps >= 16 ? 2 : 32 / kWarps)
-    life_step_bits(BitsPair pair, int words_per_row, int height, int first_row, int rows, BitRule rule, int k,
-                   int halo_words) {
-  constexpr int kTileRows = kRowsPerWarp * kWarps;
-  // Selected, not indexed: a parameter array indexed by blockIdx.z would be copied to the stack.
-  const std::uint32_t* __restrict__ in = blockIdx.z ? pair.in[1] : pair.in[0];
-  std::uint32_t* __restrict__ out = blockIdx.z ? pair.out[1] : pair.out[0];
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const int out_words = 32 - 2 * halo_words, out_rows = kTileRows - 2 * k;
-  // Strips and bands cover the output rows [first_row, first_row + rows) of the torus; the last
-  // ones are moved back to end at its edge (they overlap their neighbours and write the same
-  // values there) so every block does full work.
-  int sx = blockIdx.x * out_words, sy = blockIdx.y * out_rows;
-  sx = words_per_row >= out_words ? min(sx, words_per_row - out_words) : 0;
-  sy = first_row + (rows >= out_rows ? min(sy, rows - out_rows) : 0);
-  const int gx = detail::wrap(static_cast<long long>(sx) + lane - halo_words, words_per_row);
-  const std::size_t wpr = static_cast<std::size_t>(words_per_row);
-
-  std::uint32_t c[kRowsPerWarp];
-  int y = detail::wrap(static_cast<long long>(sy) - k + warp * kRowsPerWarp, height);
-#pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r) {
-    c[r] = __ldg(in + y * wpr + gx);
-    if (++y == height) y = 0;
-  }
-
-  __shared__ std::uint32_t edge[2][kWarps][2][32];  // [generation parity][warp][top, bottom][lane]
-  for (int g = 0; g < k; ++g) {
-    const int p = g & 1;
-    edge[p][warp][0][lane] = c[0];
-    edge[p][warp][1][lane] = c[kRowsPerWarp - 1];
-    __syncthreads();
-    const std::uint32_t above = warp > 0 ? edge[p][warp - 1][1][lane] : 0u;
-    const std::uint32_t below = warp < kWarps - 1 ? edge[p][warp + 1][0][lane] : 0u;
-    std::uint32_t sa, ca, sb, cb;
-    hsum_lanes(above, sa, ca);
-    hsum_lanes(c[0], sb, cb);
-#pragma unroll
-    for (int r = 0; r < kRowsPerWarp; ++r) {
-      std::uint32_t sc, cc;
-      hsum_lanes(r + 1 < kRowsPerWarp ? c[r + 1] : below, sc, cc);
-      c[r] = detail::bit_rule<kLife>(sa, ca, sb, cb, sc, cc, c[r], rule);
-      sa = sb;
-      ca = cb;
-      sb = sc;
-      cb = cc;
-    }
-  }
-
-  if (lane < halo_words || lane >= 32 - halo_words || lane - halo_words >= words_per_row) return;
-  const int written = min(out_rows, rows);
-#pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r) {
-    const int t = warp * kRowsPerWarp + r - k;  // row within the band
-    if (t >= 0 && t < written) out[(sy + t) * wpr + gx] = c[r];
-  }
-}
-
-// Block shapes the launcher chooses from (rows per warp, warps): taller tiles waste fewer rows
-// on the k-row halos, smaller ones fill the last wave of blocks better. The first kBaseShapes are
-// the measured base set; the rest (20..30 rows per lane) are filling shapes, so that a lattice whose
-// blocks would spill a little into one more round can take tiles that fill whole rounds.
-struct Shape {
-  int rows_per_warp, warps;
-};
-constexpr Shape kShapes[] = {{16, 4},  {32, 4},  {32, 8},  {32, 12}, {32, 16}, {16, 16}, {20, 16}, {22, 16},
-                             {24, 16}, {26, 16}, {28, 16}, {30, 16}, {24, 8},  {26, 8},  {28, 8}};
-constexpr int kShapeCount = static_cast<int>(sizeof(kShapes) / sizeof(kShapes[0]));
-constexpr int kBaseShapes = 6;
 /// The smallest tile (shape 0) wherever it needs at most this many blocks per multiprocessor.
 constexpr int kSmallTilesPerSm = 3;
 /// A filling shape replaces the base set's choice only where the model gives it this much less time:
@@ -129,7 +43,8 @@ int shape_setting() { return set_shape.load(std::memory_order_relaxed); }
 
 template <bool kLife, int kShape>
 constexpr auto kernel_for() {
-  return life_step_bits<kLife, kShapes[kShape].rows_per_warp, kShapes[kShape].warps>;
+  return detail::life_step_bits<detail::RuntimeRule<kLife>, kShapes[kShape].rows_per_warp,
+                                kShapes[kShape].warps>;
 }
 
 template <bool kLife, std::size_t... I>
@@ -230,11 +145,25 @@ LaunchPlan plan(int width, int height, int k, int halo_words, int forced, int si
 
 template <bool kLife>
 void launch_bits(const BitsPair& pair, int lattices, int width, int height, int first_row, int rows,
-                 BitRule rule, int k, cudaStream_t stream, int side_by_side) {
+                 RuleMasks masks, int k, cudaStream_t stream, int side_by_side) {
   static constexpr auto table = kernel_table<kLife>(std::make_index_sequence<kShapeCount>());
   const int halo_words = k > 32 ? 2 : 1;  // a word of halo holds 32 generations of garbage
   const LaunchPlan p = plan(width, rows, k, halo_words, shape_setting(), side_by_side);
   const dim3 grid(p.grid.x, p.grid.y, static_cast<unsigned>(lattices));
+  BitRule rule = detail::make_bit_rule(masks);  // the general kernel's argument; ignored by the others
+  if constexpr (!kLife) {
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    if (const void* fixed = detail::rule_kernel(device, masks, p.shape, occupancy().blocks[p.shape])) {
+      BitsPair pair_arg = pair;
+      int words_per_row = width / 32, halo_arg = halo_words;
+      void* args[] = {&pair_arg, &words_per_row, &height, &first_row, &rows, &rule, &k, &halo_arg};
+      // Its error is also the thread's last error: read (and cleared) by the one check below.
+      static_cast<void>(cudaLaunchKernel(fixed, grid, dim3(32 * kShapes[p.shape].warps), args, 0, stream));
+      CUDA_CHECK_LAUNCH();
+      return;
+    }
+  }
   table[p.shape]<<<grid, 32 * kShapes[p.shape].warps, 0, stream>>>(pair, width / 32, height, first_row, rows,
                                                                    rule, k, halo_words);
   CUDA_CHECK_LAUNCH();
@@ -247,11 +176,9 @@ void launch_any(const BitsPair& pair, int lattices, int width, int height, int f
     throw InputError("bitpacked rows " + std::to_string(first_row) + "+" + std::to_string(rows) +
                      " outside a lattice of " + std::to_string(height));
   if (detail::is_life(rule))
-    launch_bits<true>(pair, lattices, width, height, first_row, rows, detail::make_bit_rule(rule), k, stream,
-                      side_by_side);
+    launch_bits<true>(pair, lattices, width, height, first_row, rows, rule, k, stream, side_by_side);
   else
-    launch_bits<false>(pair, lattices, width, height, first_row, rows, detail::make_bit_rule(rule), k, stream,
-                       side_by_side);
+    launch_bits<false>(pair, lattices, width, height, first_row, rows, rule, k, stream, side_by_side);
 }
 
 }  // namespace
@@ -262,6 +189,21 @@ BitpackedPlan bitpacked_launch_plan(int width, int height, int k) {
   const int sms = occupancy().sms;
   return {kShapes[p.shape].rows_per_warp * kShapes[p.shape].warps, kShapes[p.shape].warps, blocks,
           (blocks + sms - 1) / sms};
+}
+
+bool wait_rule_kernels(RuleMasks rule, double timeout_s) {
+  if (detail::is_life(rule)) return true;
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  return detail::wait_rule_kernels(device, rule, (1u << kShapeCount) - 1, occupancy().blocks, timeout_s);
+}
+
+bool wait_rule_kernels(RuleMasks rule, int width, int height, int k, double timeout_s) {
+  if (detail::is_life(rule)) return true;
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  const LaunchPlan p = plan(width, height, k, k > 32 ? 2 : 1, shape_setting(), 1);
+  return detail::wait_rule_kernels(device, rule, 1u << p.shape, occupancy().blocks, timeout_s);
 }
 
 int bitpacked_shape_count() { return kShapeCount; }

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -232,7 +233,11 @@ int run_devices_bench(const Sweep& sweep, const std::vector<int>& devices, const
   print_header(devices, names, sweep.rule);
   std::vector<Row> rows;
   std::vector<std::string> skipped;
-  for (const Config& c : sweep_of(sweep, static_cast<int>(devices.size()))) {
+  const std::vector<Config> configs = sweep_of(sweep, static_cast<int>(devices.size()));
+  if (std::any_of(configs.begin(), configs.end(),
+                  [](const Config& c) { return c.variant == Variant::bitpacked; }))
+    wait_for_rule_kernels(sweep.rule, devices);
+  for (const Config& c : configs) {
     const std::string what = std::string(layout_name(c.layout)) + " " + std::string(variant_name(c.variant)) +
                              " " + c.lattice() + " x" + std::to_string(c.instances) + " " + mode_of(c) +
                              " k=" + std::to_string(c.k);

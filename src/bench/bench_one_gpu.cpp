@@ -17,6 +17,7 @@
 
 #include "bench/bench_measure.hpp"
 #include "bench/bench_report.hpp"
+#include "bench/device_work.hpp"
 #include "bench/gpu_versions.hpp"
 #include "control/json_text.hpp"
 #include "core/error.hpp"
@@ -204,7 +205,11 @@ int run_one_gpu_bench(const Sweep& sweep, int device) {
   std::vector<Row> rows;
   std::vector<std::string> skipped;
   std::map<decltype(group_of(Config{})), double> naive_cups;
-  for (const Config& c : sweep_of(sweep)) {
+  const std::vector<Config> configs = sweep_of(sweep);
+  if (std::any_of(configs.begin(), configs.end(),
+                  [](const Config& c) { return c.variant == Variant::bitpacked; }))
+    wait_for_rule_kernels(sweep.rule, {device});
+  for (const Config& c : configs) {
     const std::string variant(variant_name(c.variant)), mode(stream_mode_name(c.mode));
     std::fprintf(stderr, "bench: %s %dx%d x%d %s k=%d timed 1/%d ...\n", variant.c_str(), c.width, c.height,
                  c.instances, mode.c_str(), c.k, c.timing_period);

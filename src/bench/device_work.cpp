@@ -5,9 +5,12 @@
 #include <cuda_runtime_api.h>
 
 #include <chrono>
+#include <cstdio>
 #include <set>
+#include <string>
 
 #include "kernels/cuda_check.hpp"
+#include "kernels/life_kernels.hpp"
 #include "multi/multi_engine.hpp"
 #include "multi/split_engine.hpp"
 #include "sim/cuda_engine.hpp"
@@ -81,6 +84,29 @@ std::unique_ptr<DeviceWork> make_device_work(const Config& c, const Rule& rule,
   engine->set_timing_period(c.timing_period);
   for (int i = 0; i < c.instances; ++i) engine->add(spec_of(c, rule, i));  // round-robin when spread
   return std::make_unique<EngineWork>(std::move(engine), devices);
+}
+
+void wait_for_rule_kernels(const Rule& rule, const std::vector<int>& devices) {
+  if (rule.is_life()) return;
+  // Every shape of a rule compiles in a few seconds of one host core; a minute is a stuck worker.
+  constexpr double kTimeoutS = 60;
+  const auto start = std::chrono::steady_clock::now();
+  bool ready = true;
+  for (const int d : std::set<int>(devices.begin(), devices.end())) {
+    const cuda::DeviceGuard on(d);
+    ready = kernels::wait_rule_kernels({rule.birth, rule.survive}, kTimeoutS) && ready;
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::string name = rule.to_string();
+  if (ready) {
+    std::fprintf(stderr, "bench: bitpacked rows run the kernels compiled for %s (ready after %.1f s)\n",
+                 name.c_str(), s);
+  } else {
+    std::string why = kernels::rule_kernels_unavailable();
+    if (why.empty()) why = "not ready after " + std::to_string(static_cast<int>(kTimeoutS)) + " s";
+    std::fprintf(stderr, "bench: bitpacked rows run the general kernel for %s: %s\n", name.c_str(),
+                 why.c_str());
+  }
 }
 
 Timed time_on_host_clock(DeviceWork& work, int frames, int k) {

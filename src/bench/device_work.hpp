@@ -32,6 +32,11 @@ std::unique_ptr<DeviceWork> make_device_work(const Config& c, const Rule& rule,
                                              const std::vector<int>& devices,
                                              const multi::SplitTuning& split);
 
+/// Waits until the bitpacked kernels compiled for `rule` (every block shape) are loaded on each of
+/// `devices`, so that the rows time them rather than the general kernel that runs until then, and
+/// says on stderr which kernel the bitpacked rows run. Nothing to wait for with B3/S23.
+void wait_for_rule_kernels(const Rule& rule, const std::vector<int>& devices);
+
 /// Events of different GPUs cannot be compared: `frames` frames timed by the host clock from every
 /// GPU idle to every GPU done (a final synchronization of each); host_ms the enqueueing.
 Timed time_on_host_clock(DeviceWork& work, int frames, int k);

@@ -246,8 +246,7 @@ InstanceStatus SplitEngine::status(std::size_t index) const {
   s.height = l.height();
   s.rule = l.rule();
   s.variant = l.variant();
-  // As CudaEngine reports it: k as asked, `iterate` as run (it may be held shallower).
-  s.generations_per_launch = l.variant() == Variant::iterate ? l.launch_depth() : l.generations_per_launch();
+  s.generations_per_launch = l.generations_per_launch();
   s.generation = l.generation();
   s.origin = e.origin;
   s.summary = l.newest_summary();

@@ -93,12 +93,6 @@ std::size_t SplitLattice::band_bytes(const Band& band) const {
 void SplitLattice::cut_into_bands(const ProcessShare* share) {
   const int slots = static_cast<int>(workers_.size());
   depth_ = variant_iterates(variant_) ? k_ : 1;
-  if (variant_ == Variant::iterate) {
-    for (const int d : workers_.devices()) {
-      cuda::DeviceGuard on(d);
-      depth_ = std::min(depth_, std::max(1, kernels::iterate_max_depth()));
-    }
-  }
   // The exchange refreshes depth_ rows each side after every launch; halos are that, rounded.
   bands_ = partition_rows(height_, share ? share->total_bands : slots, variant_, depth_);
   if (share) {

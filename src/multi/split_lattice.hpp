@@ -74,7 +74,7 @@ class SplitLattice : NonCopyable {
   int width() const { return width_; }
   int height() const { return height_; }
   Variant variant() const { return variant_; }
-  /// Generations per launch as asked (iterate may run shallower: launch_depth()).
+  /// Generations per launch as asked.
   int generations_per_launch() const { return k_; }
   int launch_depth() const { return depth_; }
   const Rule& rule() const { return rule_; }

@@ -91,7 +91,8 @@ void FrameGraphCache::enqueue(const InstanceList& instances, int generations, in
   for (const auto& p : instances) {
     const Instance& inst = *p;
     scratch_shape_.push_back(Shape{inst.serial, inst.width, inst.height, inst.variant, inst.k,
-                                   inst.rule.birth, inst.rule.survive, inst.memory.get()});
+                                   inst.rule.birth, inst.rule.survive, inst.memory.get(),
+                                   kernels::rule_kernels_serial()});
     fits = fits && launch_count(inst, generations) <= kMaxGraphLaunches;
   }
   if (scratch_shape_ == shape_ && generations == generations_ && chain == chain_) {

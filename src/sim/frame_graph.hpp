@@ -91,6 +91,7 @@ class FrameGraphCache {
     int k = 0;
     std::uint32_t birth = 0, survive = 0;
     const void* memory = nullptr;
+    std::uint64_t kernels = 0;  // kernels::rule_kernels_serial(), as FrameShape's
     bool operator==(const Shape&) const = default;
   };
   struct Entry {

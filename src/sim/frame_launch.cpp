@@ -18,9 +18,7 @@ void enqueue_generations(const Instance& inst, int generations, cudaStream_t str
   void* back = inst.back;
   int left = generations;
   while (left > 0) {
-    int done = 1;
-    if (inst.variant == Variant::iterate) done = std::min(launch_depth(inst), left);
-    if (inst.variant == Variant::bitpacked) done = std::min(inst.k, left);
+    const int done = variant_iterates(inst.variant) ? std::min(inst.k, left) : 1;
     launch_variant_step(inst.variant, front, back, w, h, inst.rule, done, stream, side_by_side);
     std::swap(front, back);
     left -= done;
@@ -28,8 +26,7 @@ void enqueue_generations(const Instance& inst, int generations, cudaStream_t str
 }
 
 int launch_count(const Instance& inst, int generations) {
-  const int depth = launch_depth(inst);
-  return variant_iterates(inst.variant) ? (generations + depth - 1) / depth : generations;
+  return variant_iterates(inst.variant) ? (generations + inst.k - 1) / inst.k : generations;
 }
 
 void advance(Instance& inst, int generations) {
@@ -37,16 +34,16 @@ void advance(Instance& inst, int generations) {
   inst.generation += static_cast<std::uint64_t>(generations);
 }
 
-int launch_depth(const Instance& inst) {
-  return inst.variant == Variant::iterate ? std::min(inst.k, std::max(1, kernels::iterate_max_depth()))
-                                          : inst.k;
-}
-
 void enqueue_frame(Instance& inst, const TimingSlot* slot, int generations, cudaStream_t stream,
                    const GraphCapture& graphs) {
   const int launches = launch_count(inst, generations);
-  const FrameShape shape{inst.variant,      inst.k,           generations, inst.rule.birth,
-                         inst.rule.survive, inst.memory.get()};
+  const FrameShape shape{inst.variant,
+                         inst.k,
+                         generations,
+                         inst.rule.birth,
+                         inst.rule.survive,
+                         inst.memory.get(),
+                         kernels::rule_kernels_serial()};
   FrameGraphs& cache = inst.frame_graphs;
   if (shape == cache.shape) {
     ++cache.shape_frames;

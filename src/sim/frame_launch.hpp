@@ -36,6 +36,9 @@ struct FrameShape {
   std::uint32_t birth = 0;
   std::uint32_t survive = 0;
   const void* memory = nullptr;
+  // kernels::rule_kernels_serial(): a rule's own kernel made ready since the graphs were captured
+  // (they hold the general one) is a new shape.
+  std::uint64_t kernels = 0;
   bool operator==(const FrameShape&) const = default;
 };
 
@@ -59,10 +62,6 @@ void enqueue_generations(const Instance& inst, int generations, cudaStream_t str
 int launch_count(const Instance& inst, int generations);
 /// After a frame of `generations` generations was enqueued: the front buffer and the generation.
 void advance(Instance& inst, int generations);
-
-/// Generations per launch as run: the instance's k, but for `iterate` no deeper than the GPU's
-/// shared memory per block allows (48 on Turing; 64 elsewhere).
-int launch_depth(const Instance& inst);
 
 /// Enqueues one frame of `inst` (on a timed frame, `slot`'s start event, `generations`
 /// generations, `slot`'s end event) on `stream` and advances its front buffer and generation. A

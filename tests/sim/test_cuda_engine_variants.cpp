@@ -129,30 +129,6 @@ TEST_F(CudaEngineTest, GliderMovesOneCellDiagonallyEveryFourGenerations) {
   }
 }
 
-// On a GPU with 64 KB of shared memory per block (Turing), `iterate` runs at most 48 generations
-// per launch: an instance set to 64 runs (launches of 48 and a remainder), says so in its status,
-// and still equals the CPU reference.
-TEST_F(CudaEngineTest, IterateDeeperThanTheGpuAllowsRunsShallowerAndExact) {
-  ls::kernels::set_iterate_smem_limit_for_testing(64 * 1024);
-  struct Restore {
-    ~Restore() { ls::kernels::set_iterate_smem_limit_for_testing(0); }
-  } restore;
-  const Lattice start = Lattice::random(480, 224, 0.3, 4242);
-  sim::CudaEngine engine;
-  InstanceSpec spec;
-  spec.variant = Variant::iterate;
-  spec.generations_per_launch = 64;
-  spec.init = start;
-  engine.add(spec);
-  EXPECT_EQ(engine.status(0).generations_per_launch, 48);
-  for (int frame = 0; frame < 5; ++frame) engine.step(100);
-  Lattice want = start;
-  cpu_run(want, Rule::life(), 500);
-  EXPECT_EQ(difference(engine.read(0), want), "");
-  ls::kernels::set_iterate_smem_limit_for_testing(0);
-  EXPECT_EQ(engine.status(0).generations_per_launch, 64);
-}
-
 // set_cell wraps its coordinates onto the torus, changes exactly one cell and gives a new origin.
 TEST_F(CudaEngineTest, SetCellChangesOneCellAndTheOrigin) {
   for (Variant v : kAllVariants) {

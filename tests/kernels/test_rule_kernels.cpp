@@ -1,0 +1,100 @@
+// test_rule_kernels.cpp — the bitpacked kernels compiled for one rule at run time, on a GPU: once
+// ready, each equals the CPU reference cell for cell (random rules, B0 rules among them, random
+// soups, k = 1, 7, 16, 33); switched off, the general kernel runs and equals it too; without a
+// device a wait ends with a reason.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/cpu_engine.hpp"
+#include "core/lattice.hpp"
+#include "core/rule.hpp"
+#include "kernels/bitpacked_shapes.hpp"
+#include "kernels/life_kernels.hpp"
+#include "kernels/rule_kernels.hpp"
+
+#include "kernel_test.hpp"
+
+namespace ls::kernel_tests {
+namespace {
+
+#define SKIP_WITHOUT_RULE_KERNELS() \
+  if (const std::string why = ls::kernels::rule_kernels_unavailable(); !why.empty()) GTEST_SKIP() << why
+
+/// Compiles are seconds on a loaded host; the first of a test waits for the worker to start too.
+constexpr double kReadyTimeoutS = 120;
+
+/// 20 random rules, every fourth born on 0 neighbours, none B3/S23 (which has its own kernel).
+std::vector<Rule> random_rules() {
+  std::mt19937 rng(20261127);
+  std::vector<Rule> rules;
+  while (rules.size() < 20) {
+    Rule r{static_cast<std::uint16_t>(rng() & 0x1ff), static_cast<std::uint16_t>(rng() & 0x1ff)};
+    if (rules.size() % 4 == 0) r.birth |= 1u;
+    if (!r.is_life()) rules.push_back(r);
+  }
+  return rules;
+}
+
+struct RuleKernelsOn {
+  ~RuleKernelsOn() { ls::kernels::set_rule_kernels_enabled(true); }
+};
+
+// Each rule's own kernel, waited for, equals the CPU reference after two launches of k generations.
+TEST(RuleKernels, ARulesOwnKernelEqualsTheCpuReference) {
+  SKIP_WITHOUT_DEVICE();
+  SKIP_WITHOUT_RULE_KERNELS();
+  const int w = 1024, h = 512;
+  int i = 0;
+  for (const Rule& rule : random_rules()) {
+    for (const int k : {1, 7, 16, 33}) {
+      SCOPED_TRACE("rule " + rule.to_string() + " k=" + std::to_string(k));
+      ASSERT_TRUE(ls::kernels::wait_rule_kernels(masks(rule), w, h, k, kReadyTimeoutS))
+          << ls::kernels::rule_kernels_unavailable();
+      Lattice want = Lattice::random(w, h, 0.15 + 0.05 * (i % 8), 7000 + i);
+      ++i;
+      const Lattice got = run_on_device(Variant::bitpacked, want, rule, 2 * k, k);
+      ls::cpu_run(want, rule, 2 * k);
+      ASSERT_TRUE(got == want) << first_difference(got, want);
+    }
+  }
+}
+
+// Switched off, nothing is compiled or waited for, and the general kernel equals the CPU reference.
+TEST(RuleKernels, SwitchedOffTheGeneralKernelEqualsTheCpuReference) {
+  SKIP_WITHOUT_DEVICE();
+  RuleKernelsOn on_again;
+  ls::kernels::set_rule_kernels_enabled(false);
+  EXPECT_NE(ls::kernels::rule_kernels_unavailable(), "");
+  const std::vector<Rule> rules = random_rules();
+  for (std::size_t i = 0; i < 4; ++i) {
+    const Rule& rule = rules[i];
+    EXPECT_FALSE(ls::kernels::wait_rule_kernels(masks(rule), 0.0));
+    for (const int k : {1, 16, 33}) {
+      SCOPED_TRACE("rule " + rule.to_string() + " k=" + std::to_string(k));
+      Lattice want = Lattice::random(1024, 512, 0.3, 8000 + static_cast<int>(i) * 10 + k);
+      const Lattice got = run_on_device(Variant::bitpacked, want, rule, 2 * k, k);
+      ls::cpu_run(want, rule, 2 * k);
+      ASSERT_TRUE(got == want) << first_difference(got, want);
+    }
+  }
+}
+
+// Without a device the worker cannot load a kernel: a wait ends at once with false, and the reason
+// is there to show, instead of a hang (what a machine without a GPU or driver sees).
+TEST(RuleKernels, WithoutADeviceAWaitEndsWithAReason) {
+  if (has_device()) GTEST_SKIP() << "a device is present: its kernels are made (the tests above)";
+  int blocks[ls::kernels::detail::kShapeCount] = {};
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(ls::kernels::detail::wait_rule_kernels(0, {1u << 2, 0}, 1u, blocks, 60.0));
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 30.0);
+  EXPECT_NE(ls::kernels::rule_kernels_unavailable(), "");
+}
+
+}  // namespace
+}  // namespace ls::kernel_tests
