@@ -106,19 +106,37 @@ struct HostSnapshot {
   Lattice cells;
 };
 
-/// One bar of the frame timeline: work of one instance on one stream, in ms from the frame's
-/// start (the earliest start event of that frame). A summary asked right after a timed frame's
-/// step (population and hash, request_summaries) is that frame's work too, and so is a recovery
-/// snapshot started in it. `exchange`: a split band's halo exchange (sending its edge rows and
-/// receiving its neighbours', waits for them included), which runs beside its step.
+/// One bar of the frame timeline: work of one instance on one stream, in ms from the frame's start
+/// (the earliest start event of that frame). A summary asked right after a timed frame's step
+/// (population and hash, request_summaries) is that frame's work too, and so is a recovery snapshot
+/// started in it. `exchange`: a split band's halo exchange (sending its edge rows and receiving its
+/// neighbours', waits for them included), which runs beside its step. `tile`: a remote tile's
+/// pixels on their way to the display GPU. `handoff`: the handoff pulse, the word a stepped frame
+/// whose summary is paced out copies to pinned memory (sim/summary_ring.hpp says why).
+///
+/// A bar that is a copy says so (`copy`): the timeline draws it on its GPU's copy lane for that
+/// direction instead of a stream's row, so that copies show beside the kernels they overlap.
 struct TimelineBar {
-  enum class Kind { step, display, summary, exchange, snapshot };
+  enum class Kind { step, display, summary, exchange, snapshot, tile, handoff };
+  /// What a copy moves between: device to host, host to device, within one device, or from or to
+  /// another GPU (`peer`); none: kernels, or work that is mostly kernels (a summary's 16-byte
+  /// result comes with its kernel, timed together).
+  enum class Copy { none, d2h, h2d, d2d, peer };
   std::size_t instance = 0;
   int stream = 0;  // row: the instance's stream, or 0 for everything in shared stream mode
   Kind kind = Kind::step;
   double start_ms = 0;
   double end_ms = 0;
   int device = -1;  // the CUDA device it ran on (-1: host); the panel groups rows per GPU
+  Copy copy = Copy::none;
+  /// A copy's other GPU where there is one (a peer copy's, or the GPU at the far end of a copy
+  /// staged through host memory); -1: none or not known (a halo exchange pulls from two bands).
+  int peer = -1;
+  std::uint64_t bytes = 0;  // what a copy moved; 0: not known
+  /// The GPU whose engine numbers `instance`, when that is not the engine that reports the bar: a
+  /// remote tile's copy into the display GPU is timed there, for an instance of another GPU's
+  /// engine (MultiEngine::timeline renumbers it by that GPU's slot); -1: the reporting engine's.
+  int instance_device = -1;
 };
 
 }  // namespace ls

@@ -40,6 +40,27 @@ InstancePlaces one_slot_places() {
   };
 }
 
+/// Brackets a remote tile's copies into the display's atlas in the display GPU's engine, for the
+/// instance of the remote engine that drew it (sim::CudaEngine::begin_copy_for).
+class AtlasCopyMarks final : public CopyMarks {
+ public:
+  AtlasCopyMarks(sim::CudaEngine& display, int remote, std::size_t local)
+      : display_(display), remote_(remote), local_(local) {}
+  void begin(TimelineBar::Copy copy, std::uint64_t bytes, cudaStream_t stream) override {
+    handle_ = display_.begin_copy_for(remote_, local_, copy, bytes, stream);
+  }
+  void end(cudaStream_t stream) override {
+    if (handle_ >= 0) display_.end_copy_for(handle_, stream);
+    handle_ = -1;
+  }
+
+ private:
+  sim::CudaEngine& display_;
+  int remote_;
+  std::size_t local_;
+  int handle_ = -1;
+};
+
 /// A split instance's tile this frame: the tile, its instance, its view.
 struct SplitDraw {
   render::Tile* tile = nullptr;
@@ -267,10 +288,17 @@ void CudaTileFiller::draw_tiles(cudaArray_t atlas, bool timed) {
   s.slots[s.display_slot].renders.draw(s.local, timed);
   // What the other GPUs made, into the atlas after their work (events, no host wait).
   const cudaStream_t stream = s.stream.get();
+  sim::CudaEngine& display = s.slots[s.display_slot].renders.engine();
   for (std::size_t slot = 0; slot < s.slots.size(); ++slot) {
     if (slot == s.display_slot) continue;
-    for (const SlotTile& t : s.slots[slot].renders.tiles())
-      interop_of(*t.tile).remote->place(atlas, t.tile->source_x, t.tile->source_y, stream);
+    for (const SlotTile& t : s.slots[slot].renders.tiles()) {
+      RemoteTile& remote = *interop_of(*t.tile).remote;
+      // Timed where its render was: in a timed frame, once (a redraw while paused is not timed).
+      // Two slots of one device (tests) would name the instance by a device both slots share.
+      AtlasCopyMarks marks(display, remote.remote_device(), t.local);
+      const bool timed = t.timed && remote.remote_device() != s.display_device;
+      remote.place(atlas, t.tile->source_x, t.tile->source_y, stream, timed ? &marks : nullptr);
+    }
   }
   for (const SplitDraw& d : s.split) {
     kernels::TileView view = d.view;

@@ -116,21 +116,24 @@ void RemoteTile::before_render(cudaStream_t stream) {
   CUDA_CHECK(cudaStreamWaitEvent(stream, display_side_->copied.get(), 0));
 }
 
-void RemoteTile::after_render(cudaStream_t stream) {
+void RemoteTile::after_render(cudaStream_t stream, CopyMarks* marks) {
   RemoteSide& r = *remote_side_;
   const std::size_t row = static_cast<std::size_t>(width_) * 4;
   const std::size_t rows = static_cast<std::size_t>(height_);
-  if (copy_ == RemoteCopy::peer) {
+  const bool peer = copy_ == RemoteCopy::peer;
+  if (marks) marks->begin(peer ? TimelineBar::Copy::d2d : TimelineBar::Copy::d2h, row * rows, stream);
+  if (peer) {
     CUDA_CHECK(cudaMemcpy2DFromArrayAsync(r.outbox.get(), row, r.array.get(), 0, 0, row, rows,
                                           cudaMemcpyDeviceToDevice, stream));
   } else {
     CUDA_CHECK(cudaMemcpy2DFromArrayAsync(r.pinned.get(), row, r.array.get(), 0, 0, row, rows,
                                           cudaMemcpyDeviceToHost, stream));
   }
+  if (marks) marks->end(stream);
   r.rendered.record(stream);
 }
 
-void RemoteTile::place(cudaArray_t atlas, int x, int y, cudaStream_t stream) {
+void RemoteTile::place(cudaArray_t atlas, int x, int y, cudaStream_t stream, CopyMarks* marks) {
   RemoteSide& r = *remote_side_;
   DisplaySide& d = *display_side_;
   const std::size_t row = static_cast<std::size_t>(width_) * 4;
@@ -139,12 +142,21 @@ void RemoteTile::place(cudaArray_t atlas, int x, int y, cudaStream_t stream) {
   const std::size_t y_rows = static_cast<std::size_t>(y);
   CUDA_CHECK(cudaStreamWaitEvent(stream, r.rendered.get(), 0));
   if (copy_ == RemoteCopy::peer) {
+    // Between two slots of one device (tests) the "peer" copy stays within it.
+    if (marks)
+      marks->begin(remote_ == display_ ? TimelineBar::Copy::d2d : TimelineBar::Copy::peer, row * rows,
+                   stream);
     CUDA_CHECK(cudaMemcpyPeerAsync(d.staging.get(), display_, r.outbox.get(), remote_, row * rows, stream));
+    if (marks) marks->end(stream);
+    if (marks) marks->begin(TimelineBar::Copy::d2d, row * rows, stream);
     CUDA_CHECK(cudaMemcpy2DToArrayAsync(atlas, x_bytes, y_rows, d.staging.get(), row, row, rows,
                                         cudaMemcpyDeviceToDevice, stream));
+    if (marks) marks->end(stream);
   } else {
+    if (marks) marks->begin(TimelineBar::Copy::h2d, row * rows, stream);
     CUDA_CHECK(cudaMemcpy2DToArrayAsync(atlas, x_bytes, y_rows, r.pinned.get(), row, row, rows,
                                         cudaMemcpyHostToDevice, stream));
+    if (marks) marks->end(stream);
   }
   d.copied.record(stream);
 }

@@ -15,9 +15,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <memory>
 #include <string_view>
 
+#include "core/instance_status.hpp"
 #include "core/non_copyable.hpp"
 
 namespace ls::interop {
@@ -34,6 +36,17 @@ std::string_view remote_copy_name(RemoteCopy copy);
 /// or where both are one device; host_staged otherwise.
 RemoteCopy open_remote_copy(int remote, int display);
 
+/// Told of each copy a RemoteTile makes, right before and right after it on the stream it runs
+/// on: where the timeline's copy brackets go.
+class CopyMarks {
+ public:
+  virtual void begin(TimelineBar::Copy copy, std::uint64_t bytes, cudaStream_t stream) = 0;
+  virtual void end(cudaStream_t stream) = 0;
+
+ protected:
+  ~CopyMarks() = default;
+};
+
 class RemoteTile : NonCopyable {
  public:
   /// Allocates the array, the outbox and the events on `remote`, the staging buffer and the
@@ -42,6 +55,7 @@ class RemoteTile : NonCopyable {
   ~RemoteTile();
 
   int remote_device() const { return remote_; }
+  int display_device() const { return display_; }
   int width() const { return width_; }
   int height() const { return height_; }
   /// The surface the render kernel writes on the remote GPU (the tile's pixel (0, 0) at (0, 0)).
@@ -51,11 +65,12 @@ class RemoteTile : NonCopyable {
   /// has taken the last frame's pixels.
   void before_render(cudaStream_t stream);
   /// Remote GPU current: after the render on `stream`, the pixels to the outbox and the event
-  /// the display waits for.
-  void after_render(cudaStream_t stream);
+  /// the display waits for; `marks` (where given) around the copy.
+  void after_render(cudaStream_t stream, CopyMarks* marks = nullptr);
   /// Display GPU current, on its render stream while the atlas is mapped: waits for after_render's
-  /// event, brings the pixels over and writes them at (x, y) of `atlas` (the mapped array).
-  void place(cudaArray_t atlas, int x, int y, cudaStream_t stream);
+  /// event, brings the pixels over and writes them at (x, y) of `atlas` (the mapped array);
+  /// `marks` (where given) around each copy.
+  void place(cudaArray_t atlas, int x, int y, cudaStream_t stream, CopyMarks* marks = nullptr);
 
  private:
   struct RemoteSide;

@@ -24,7 +24,7 @@ void TileRoute::before_graph(const std::vector<SlotTile>& tiles, cudaStream_t fr
 }
 
 void TileRoute::after_graph(const std::vector<SlotTile>& tiles, cudaStream_t frame) {
-  for (const SlotTile& t : tiles) after(*t.tile, frame);
+  for (const SlotTile& t : tiles) after(*t.tile, frame, CopyTiming{});
 }
 
 SlotRenders::SlotRenders(sim::CudaEngine& engine) : engine_(&engine), device_(engine.device()) {
@@ -43,7 +43,7 @@ void SlotRenders::draw(TileRoute& route, bool timed) {
 
 void SlotRenders::draw_on_streams(TileRoute& route, bool timed) {
   sim::CudaEngine& engine = *engine_;
-  for (const SlotTile& t : tiles_) {
+  for (SlotTile& t : tiles_) {
     render::Tile& tile = *t.tile;
     const RenderTarget into = route.target(tile);
     const DeviceLatticeView v = engine.device_view(t.local);
@@ -53,7 +53,8 @@ void SlotRenders::draw_on_streams(TileRoute& route, bool timed) {
     kernels::launch_render_tile(v.layout, v.cells, v.width, v.height, into.surface, tile.width, tile.height,
                                 view_at(t, into), v.stream);
     if (bracketed) engine.end_display(t.local);
-    route.after(tile, v.stream);
+    route.after(tile, v.stream, bracketed ? CopyTiming{&engine, t.local} : CopyTiming{});
+    t.timed = bracketed;
     tile.drawn = render::Tile::Drawn::device;
   }
 }
@@ -64,7 +65,8 @@ void SlotRenders::draw_as_graph(TileRoute& route, bool timed) {
   // hundred ns instead of the calls of draw_on_streams (bench/NOTES.md, "Frame graph shapes").
   sim::CudaEngine& engine = *engine_;
   jobs_.clear();
-  for (const SlotTile& t : tiles_) {
+  for (SlotTile& t : tiles_) {
+    t.timed = false;  // timed by stamps in the graph: its copies are not bracketed
     render::Tile& tile = *t.tile;
     const RenderTarget into = route.target(tile);
     jobs_.push_back(render_job(engine.device_view(t.local), into.surface, tile.width, tile.height,

@@ -26,6 +26,16 @@ struct SlotTile {
   render::Tile* tile = nullptr;
   std::size_t local = 0;
   kernels::TileView view;
+  /// This frame's render was bracketed in its engine's timed frame: the copies that carry its
+  /// pixels on are timed too (set by SlotRenders::draw).
+  bool timed = false;
+};
+
+/// Where a route's copies after a render are timed: instance `local` of `engine`, in its current
+/// timed frame (sim::CudaEngine::begin_tile_copy); engine null: not timed.
+struct CopyTiming {
+  sim::CudaEngine* engine = nullptr;
+  std::size_t local = 0;
 };
 
 /// Where a render kernel writes a tile: a surface and the tile's top-left pixel there.
@@ -45,10 +55,11 @@ class TileRoute {
   /// On the instance's stream right before the render where the frame has no display bracket
   /// (whose start event would stand there). None by default.
   virtual void unbracketed(render::Tile& tile, cudaStream_t stream);
-  /// On the instance's stream, after its tile's render and its display bracket.
-  virtual void after(render::Tile& tile, cudaStream_t stream) = 0;
+  /// On the instance's stream, after its tile's render and its display bracket; copies made there
+  /// are bracketed as `timing` says.
+  virtual void after(render::Tile& tile, cudaStream_t stream, const CopyTiming& timing) = 0;
   /// On `frame`, before and after the one display graph of all of `tiles`: by default each tile's
-  /// before and after there.
+  /// before and after there (untimed: a graph frame is timed by stamps).
   virtual void before_graph(const std::vector<SlotTile>& tiles, cudaStream_t frame);
   virtual void after_graph(const std::vector<SlotTile>& tiles, cudaStream_t frame);
 };

@@ -58,7 +58,8 @@ void LocalRoute::unbracketed(render::Tile& tile, cudaStream_t stream) {
   interop_of(tile).handoff.record(stream);
 }
 
-void LocalRoute::after(render::Tile& tile, cudaStream_t stream) {
+void LocalRoute::after(render::Tile& tile, cudaStream_t stream, const CopyTiming& timing) {
+  (void)timing;  // renders straight into the atlas: no copy
   const cuda::Event& rendered = interop_of(tile).rendered;
   rendered.record(stream);
   CUDA_CHECK(cudaStreamWaitEvent(render_, rendered.get(), 0));
@@ -84,8 +85,39 @@ void RemoteRoute::before(render::Tile& tile, cudaStream_t stream) {
   interop_of(tile).remote->before_render(stream);
 }
 
-void RemoteRoute::after(render::Tile& tile, cudaStream_t stream) {
-  interop_of(tile).remote->after_render(stream);
+namespace {
+
+/// Brackets a remote tile's copy out of its array in its instance's engine (on the instance's
+/// stream, where after_render copies).
+class TileCopyMarks final : public CopyMarks {
+ public:
+  TileCopyMarks(const CopyTiming& timing, int display) : timing_(timing), display_(display) {}
+  void begin(TimelineBar::Copy copy, std::uint64_t bytes, cudaStream_t stream) override {
+    (void)stream;
+    open_ = timing_.engine->begin_tile_copy(timing_.local, copy, display_, bytes);
+  }
+  void end(cudaStream_t stream) override {
+    (void)stream;
+    if (open_) timing_.engine->end_tile_copy(timing_.local);
+    open_ = false;
+  }
+
+ private:
+  CopyTiming timing_;
+  int display_;
+  bool open_ = false;
+};
+
+}  // namespace
+
+void RemoteRoute::after(render::Tile& tile, cudaStream_t stream, const CopyTiming& timing) {
+  RemoteTile& remote = *interop_of(tile).remote;
+  if (!timing.engine) {
+    remote.after_render(stream);
+    return;
+  }
+  TileCopyMarks marks(timing, remote.display_device());
+  remote.after_render(stream, &marks);
 }
 
 }  // namespace ls::interop

@@ -71,7 +71,7 @@ class LocalRoute final : public TileRoute {
   /// handoff (bench/NOTES.md, "the event that hurries the CUDA-GL handoff"); on timed frames the
   /// display bracket's start event is that event.
   void unbracketed(render::Tile& tile, cudaStream_t stream) override;
-  void after(render::Tile& tile, cudaStream_t stream) override;
+  void after(render::Tile& tile, cudaStream_t stream, const CopyTiming& timing) override;
   void before_graph(const std::vector<SlotTile>& tiles, cudaStream_t frame) override;
   void after_graph(const std::vector<SlotTile>& tiles, cudaStream_t frame) override;
 
@@ -85,12 +85,13 @@ class LocalRoute final : public TileRoute {
 
 /// A remote slot's route: each tile rendered into its own array on the slot's GPU at (0, 0), after
 /// the display took the last frame's pixels, and sent on (RemoteTile::before_render/after_render;
-/// no map to hand off there); RemoteTile::place brings them into the atlas.
+/// no map to hand off there); RemoteTile::place brings them into the atlas. On timed frames the
+/// copy out of the tile's array is bracketed in its instance's engine (its copy lane there).
 class RemoteRoute final : public TileRoute {
  public:
   RenderTarget target(render::Tile& tile) const override;
   void before(render::Tile& tile, cudaStream_t stream) override;
-  void after(render::Tile& tile, cudaStream_t stream) override;
+  void after(render::Tile& tile, cudaStream_t stream, const CopyTiming& timing) override;
 };
 
 }  // namespace ls::interop

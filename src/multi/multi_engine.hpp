@@ -40,7 +40,9 @@
 //    each frame.
 //  * timeline(): every child's bars, instance numbers made global, rows of slot s placed after the
 //    rows of slots 0..s-1 (a child's rows: its largest row + 1), so the rows are grouped per
-//    device in slot order; each child's bars count from its own frame start.
+//    device in slot order; each child's bars count from its own frame start. A bar one slot timed
+//    for another slot's instance (TimelineBar::instance_device: a remote tile's copy into the
+//    display GPU) is numbered by that slot's instances.
 //  * host_enqueue_ms(): the host time of the whole step() over all children.
 //  * host_syncs_in_last_step() and frame_graph_stats(): sums over the children.
 //

@@ -95,9 +95,19 @@ std::vector<TimelineBar> MultiEngine::timeline() const {
   for (std::size_t s = 0; s < children; ++s) {
     int rows = 0;
     for (TimelineBar bar : s < slots_.size() ? use(s).timeline() : split_->timeline()) {
-      if (bar.instance >= global[s].size()) continue;  // removed since the frame was read
+      // A copy timed here for another slot's instance (a remote tile's pixels into the display
+      // GPU) is numbered in that slot's engine.
+      std::size_t owner = s;
+      if (bar.instance_device >= 0) {
+        owner = slots_.size();
+        for (std::size_t o = 0; o < slots_.size() && owner == slots_.size(); ++o)
+          if (slots_[o].device == bar.instance_device) owner = o;
+        if (owner == slots_.size()) continue;  // no slot runs that device (any more)
+        bar.instance_device = -1;
+      }
+      if (bar.instance >= global[owner].size()) continue;  // removed since the frame was read
       rows = std::max(rows, bar.stream + 1);
-      bar.instance = global[s][bar.instance];
+      bar.instance = global[owner][bar.instance];
       bar.stream += row_offset;
       out.push_back(bar);
     }

@@ -72,6 +72,16 @@ struct CudaEngine::Impl {
                         sim::SummaryTiming{sim::summary_needs_measuring(*inst), sim::kNoFrame});
     }
   }
+  /// The instance's handoff pulse on its stream, on its D2H copy lane in a timed frame (an event
+  /// before and after it: what a timed summary in its place records too).
+  void handoff_pulse(Instance& inst) {
+    const cudaStream_t stream = instances.stream_of(inst);
+    const bool timed =
+        timing.begin_copy(inst, &sim::TimingSlot::handoff,
+                          sim::CopyWhat{TimelineBar::Copy::d2h, -1, sim::kHandoffPulseBytes}, stream);
+    sim::enqueue_handoff_pulse(inst, stream);
+    if (timed) timing.end_copy(inst, &sim::TimingSlot::handoff, stream);
+  }
   /// Before an instance's buffers, events or state change outside a frame.
   void before_edit() {
     flush_summaries();
@@ -316,7 +326,7 @@ void CudaEngine::request_summaries() {
   for (const auto& p : e.instances.all()) {
     Instance& inst = *p;
     if (!sim::summary_due(inst)) {
-      if (after_step && !shared) sim::enqueue_handoff_pulse(inst, e.instances.stream_of(inst));
+      if (after_step && !shared) e.handoff_pulse(inst);
       continue;
     }
     summarized = true;
@@ -330,10 +340,8 @@ void CudaEngine::request_summaries() {
         inst, e.instances.stream_of(inst), e.graphs, frames,
         sim::SummaryTiming{in_timed_frame || measure, in_timed_frame ? frames - 1 : sim::kNoFrame});
   }
-  if (after_step && shared && !summarized && e.instances.size() > 0) {
-    const Instance& first = *e.instances.all().front();
-    sim::enqueue_handoff_pulse(first, e.instances.stream_of(first));
-  }
+  if (after_step && shared && !summarized && e.instances.size() > 0)
+    e.handoff_pulse(*e.instances.all().front());
 }
 
 InstanceStatus CudaEngine::status(std::size_t index) const {
@@ -344,7 +352,7 @@ InstanceStatus CudaEngine::status(std::size_t index) const {
   s.height = inst.height;
   s.rule = inst.rule;
   s.variant = inst.variant;
-  s.generations_per_launch = sim::launch_depth(inst);  // as run: `iterate` may be held shallower
+  s.generations_per_launch = inst.k;
   s.generation = inst.generation;
   s.origin = inst.origin;
   s.summary = inst.summaries.newest;
@@ -398,6 +406,28 @@ std::uint64_t* CudaEngine::claim_display_stamps(std::size_t index) {
 }
 
 void CudaEngine::display_enqueued(cudaStream_t stream) { impl_->timing.end_graph_display(stream); }
+
+bool CudaEngine::begin_tile_copy(std::size_t index, TimelineBar::Copy copy, int display,
+                                 std::uint64_t bytes) {
+  Instance& inst = impl_->instances.at(index);
+  return impl_->timing.begin_copy(inst, &sim::TimingSlot::tile, sim::CopyWhat{copy, display, bytes},
+                                  impl_->instances.stream_of(inst));
+}
+
+void CudaEngine::end_tile_copy(std::size_t index) {
+  Instance& inst = impl_->instances.at(index);
+  impl_->timing.end_copy(inst, &sim::TimingSlot::tile, impl_->instances.stream_of(inst));
+}
+
+int CudaEngine::begin_copy_for(int device, std::size_t index, TimelineBar::Copy copy, std::uint64_t bytes,
+                               cudaStream_t stream) {
+  // Without instances this engine starts no frames: its last timed frame is long read.
+  if (impl_->instances.size() == 0) return -1;
+  return impl_->timing.begin_copy_for(device, index, TimelineBar::Kind::tile,
+                                      sim::CopyWhat{copy, device, bytes}, stream);
+}
+
+void CudaEngine::end_copy_for(int handle, cudaStream_t stream) { impl_->timing.end_copy_for(handle, stream); }
 
 void CudaEngine::request_snapshots(std::uint64_t max_cells) {
   impl_->snapshots.request(impl_->instances, max_cells, &impl_->timing);

@@ -106,6 +106,22 @@ class CudaEngine final : public Engine {
   std::uint64_t* claim_display_stamps(std::size_t index);
   /// After the display work carrying the claimed stamps was enqueued on `stream`.
   void display_enqueued(cudaStream_t stream);
+  /// The copy of instance `index`'s tile pixels out of their array on its stream, on their way to
+  /// the display on GPU `display` (a remote tile), bracketed in the current timed frame for its
+  /// copy lane (`copy`: into a device outbox or to pinned memory, `bytes` of it): false, recording
+  /// nothing, on untimed frames, in stream mode graph, for an instance added after the frame's
+  /// step, or once bracketed in this frame. end_tile_copy closes a begun one.
+  bool begin_tile_copy(std::size_t index, TimelineBar::Copy copy, int display, std::uint64_t bytes);
+  void end_tile_copy(std::size_t index);
+  /// A copy this device makes on `stream` for instance `index` of the engine on GPU `device` (a
+  /// remote tile's pixels into the display's atlas: peer, host to device, or within this device),
+  /// bracketed in this engine's current timed frame, where its bar is numbered in that engine
+  /// (TimelineBar::instance_device). Returns the handle end_copy_for takes, or -1: an untimed
+  /// frame, stream mode graph, or no instance here (then no frame of this engine is current). Asked
+  /// once a frame per copy: after a render that its own engine bracketed in its timed frame.
+  int begin_copy_for(int device, std::size_t index, TimelineBar::Copy copy, std::uint64_t bytes,
+                     cudaStream_t stream);
+  void end_copy_for(int handle, cudaStream_t stream);
   int device() const;
 
  private:

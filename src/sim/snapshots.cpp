@@ -55,16 +55,26 @@ void SnapshotCopier::request(Instances& instances, std::uint64_t max_cells, cons
     // copy to the host runs on the low-priority stream, off the instance's critical path.
     const cudaStream_t stream = instances.stream_of(inst);
     const bool timed = timing && timing->begin_snapshot(inst, stream);
-    if (inst.layout() == Layout::bit_cells)
+    const bool copy_in_device = inst.layout() == Layout::bit_cells;
+    if (copy_in_device)
       CUDA_CHECK(cudaMemcpyAsync(snap.staging.get(), inst.front, bits, cudaMemcpyDeviceToDevice, stream));
     else
       kernels::launch_convert(inst.layout(), inst.front, Layout::bit_cells, snap.staging.get(), inst.width,
                               inst.height, stream);
+    // Timed, its two parts show apart: the staging on the instance's row (a kernel) or D2D lane (a
+    // copy), the copy to the host on the D2H lane. The staging's end goes before `converted`, so
+    // the copy starts after it even where it is a stamp (stream mode graph).
+    if (timed)
+      timing->staged_snapshot(
+          inst, CopyWhat{copy_in_device ? TimelineBar::Copy::d2d : TimelineBar::Copy::none, -1, bits},
+          stream);
     snap.converted.record(stream);
     CUDA_CHECK(cudaStreamWaitEvent(stream_.get(), snap.converted.get(), 0));
+    if (timed) timing->copying_snapshot(inst, stream_.get());
     CUDA_CHECK(cudaMemcpyAsync(host.get(), snap.staging.get(), bits, cudaMemcpyDeviceToHost, stream_.get()));
-    snap.copied.record(stream_.get());
+    // The end before `copied`: in stream mode graph it is a stamp, read once `copied` is done.
     if (timed) timing->end_snapshot(inst, stream_.get());
+    snap.copied.record(stream_.get());
     snap.generation[static_cast<std::size_t>(target)] = inst.generation;
     snap.rule[static_cast<std::size_t>(target)] = inst.rule;
     snap.in_flight = target;

@@ -110,7 +110,7 @@ void SummaryRequests::enqueue_summary(const Instance& inst, std::size_t s, cudaS
 
 void enqueue_handoff_pulse(const Instance& inst, cudaStream_t stream) {
   CUDA_CHECK(cudaMemcpyAsync(inst.summaries.results_host.as<std::uint64_t>() + kSummaryRing * kSummaryWords,
-                             inst.results_device, sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream));
+                             inst.results_device, kHandoffPulseBytes, cudaMemcpyDeviceToHost, stream));
 }
 
 FrameSummaries::FrameSummaries()

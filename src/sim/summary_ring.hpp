@@ -27,8 +27,10 @@ inline constexpr std::size_t kSummaryRing = 4;
 inline constexpr std::size_t kSummaryWords = 2;  // population, hash
 /// Device bytes of an instance's summary results (one slot per request in flight).
 inline constexpr std::size_t kSummaryResultBytes = kSummaryRing * kSummaryWords * sizeof(std::uint64_t);
+/// The bytes a handoff pulse copies (enqueue_handoff_pulse): one word.
+inline constexpr std::size_t kHandoffPulseBytes = sizeof(std::uint64_t);
 /// Pinned bytes of an instance: its summary results, then the word its handoff pulse lands in.
-inline constexpr std::size_t kSummaryHostBytes = kSummaryResultBytes + sizeof(std::uint64_t);
+inline constexpr std::size_t kSummaryHostBytes = kSummaryResultBytes + kHandoffPulseBytes;
 
 /// A timed summary's cost is measured again after this many untimed ones (summaries that come
 /// every frame are timed only in timed frames, or this often, so that their events cost little).

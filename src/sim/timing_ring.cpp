@@ -1,5 +1,6 @@
 // timing_ring.cpp — implements TimingRing (timing_ring.hpp): timed frames, their events, and the
-// statistics, span and timeline read from them frames late.
+// statistics, span and timeline read from them frames late (the copies' brackets are recorded in
+// timing_copies.cpp).
 #include "sim/timing_ring.hpp"
 
 #include <algorithm>
@@ -52,6 +53,7 @@ int TimingRing::start_frame(StreamMode mode, cudaStream_t reference_stream) {
   record.timed = t;
   record.mode = mode;
   record.display_claimed = record.display_recorded = false;
+  record.foreign_used = 0;
   // The reference goes first on the engine's own stream, so every bar of the frame starts after it
   // (a graph frame's reference is the stamp its graph writes first).
   record.stamped = mode != StreamMode::graph && clock_;
@@ -124,6 +126,9 @@ TimingSlot& TimingRing::claim(Instance& inst, int s, int generations, std::size_
   slot.stamp_index = index;
   slot.display.begun = slot.display.ended = false;
   slot.snapshot.begun = slot.snapshot.ended = false;
+  slot.snapshot_parts.staged_recorded = slot.snapshot_parts.copying_recorded = false;
+  slot.handoff.begun = slot.handoff.ended = false;
+  slot.tile.begun = slot.tile.ended = false;
   slot.graph_summary = false;
   return slot;
 }
@@ -234,14 +239,23 @@ bool TimingRing::read_frame(const InstanceList& instances, std::size_t s) {
     const double start = elapsed_ms(ref, slot.step_start.get());
     bars.push_back({i, row, TimelineBar::Kind::step, start, end});
     busy += end - start;
-    for (const auto& [bracket, kind] : {std::pair{&slot.display, TimelineBar::Kind::display},
-                                        std::pair{&slot.snapshot, TimelineBar::Kind::snapshot}}) {
-      if (!bracket->complete()) continue;
+    if (slot.display.complete()) {
       double b1 = 0;
-      if (!try_elapsed_ms(ref, bracket->end.get(), b1)) return false;
-      const double b0 = elapsed_ms(ref, bracket->start.get());
-      bars.push_back({i, row, kind, b0, b1});
+      if (!try_elapsed_ms(ref, slot.display.end.get(), b1)) return false;
+      const double b0 = elapsed_ms(ref, slot.display.start.get());
+      bars.push_back({i, row, TimelineBar::Kind::display, b0, b1});
       busy += b1 - b0;
+    }
+    if (!read_snapshot(ref, slot, i, row, bars, busy)) return false;
+    // Copies beside the frame's work, each on its copy lane.
+    for (const auto& [bracket, kind] : {std::pair{&slot.handoff, TimelineBar::Kind::handoff},
+                                        std::pair{&slot.tile, TimelineBar::Kind::tile}}) {
+      if (!bracket->complete()) continue;
+      double c1 = 0;
+      if (!try_elapsed_ms(ref, bracket->end.get(), c1)) return false;
+      const double c0 = elapsed_ms(ref, bracket->start.get());
+      bars.push_back({i, row, kind, c0, c1, -1, bracket->copy, bracket->peer, bracket->bytes});
+      busy += c1 - c0;
     }
     // The instance's summary asked in this frame (summary_ring.hpp), if its slot still holds it.
     for (const SummarySlot& sum : instances[i]->summaries.slots) {
@@ -253,7 +267,47 @@ bool TimingRing::read_frame(const InstanceList& instances, std::size_t s) {
       busy += s1 - s0;
     }
   }
+  if (!read_foreign(s, bars)) return false;
   publish(instances, s, std::move(bars), busy);
+  return true;
+}
+
+bool TimingRing::read_snapshot(cudaEvent_t ref, const TimingSlot& slot, std::size_t i, int row,
+                               std::vector<TimelineBar>& bars, double& busy) {
+  if (!slot.snapshot.complete()) return true;
+  // The end is on the snapshot stream, after every other event of the snapshot.
+  double end = 0;
+  if (!try_elapsed_ms(ref, slot.snapshot.end.get(), end)) return false;
+  const double start = elapsed_ms(ref, slot.snapshot.start.get());
+  const SnapshotParts& parts = slot.snapshot_parts;
+  if (!parts.staged_recorded || !parts.copying_recorded) {
+    bars.push_back({i, row, TimelineBar::Kind::snapshot, start, end});
+    busy += end - start;
+    return true;
+  }
+  const double staged = elapsed_ms(ref, parts.staged.get());
+  const double copying = elapsed_ms(ref, parts.copying.get());
+  const std::uint64_t staged_bytes = parts.staging == TimelineBar::Copy::none ? 0 : parts.bytes;
+  bars.push_back({i, row, TimelineBar::Kind::snapshot, start, staged, -1, parts.staging, -1, staged_bytes});
+  bars.push_back(
+      {i, row, TimelineBar::Kind::snapshot, copying, end, -1, TimelineBar::Copy::d2h, -1, parts.bytes});
+  busy += (staged - start) + (end - copying);
+  return true;
+}
+
+bool TimingRing::read_foreign(std::size_t s, std::vector<TimelineBar>& bars) const {
+  const FrameRecord& record = frames_[s];
+  const cudaEvent_t ref = record.reference.get();
+  for (std::size_t k = 0; k < record.foreign_used; ++k) {
+    const ForeignCopy& c = *record.foreign[k];
+    if (!c.ended) continue;
+    double c1 = 0;
+    if (!try_elapsed_ms(ref, c.end.get(), c1)) return false;
+    const double c0 = elapsed_ms(ref, c.start.get());
+    // Stream row 0: a copy goes on its lane, not on a stream's row. Not busy time of this
+    // engine's streams: it is another engine's instance's work.
+    bars.push_back({c.index, 0, c.kind, c0, c1, -1, c.what.copy, c.what.peer, c.what.bytes, c.device});
+  }
   return true;
 }
 
@@ -271,6 +325,7 @@ bool TimingRing::read_graph_frame(const InstanceList& instances, std::size_t s) 
   std::vector<TimelineBar> bars;
   bars.reserve(2 * instances.size());
   double busy = 0;
+  double snapshot_copy_end = -1e300;  // the end of the last snapshot copy read, on the snapshot stream
   for (std::size_t i = 0; i < instances.size(); ++i) {
     const TimingSlot& slot = instances[i]->timing.slots[s];
     if (slot.frame != record.frame) continue;
@@ -283,10 +338,24 @@ bool TimingRing::read_graph_frame(const InstanceList& instances, std::size_t s) 
       busy += ms(at) - ms(at + 4);
     }
     // A snapshot runs outside the frame's graphs: its stamps are written once its copy is done.
+    // Its copy to the host starts when its staging has ended and the snapshot stream has copied
+    // the instances before it (their copies queue there in instance order).
     if (slot.snapshot.complete()) {
       if (!event_done(instances[i]->snapshot.copied.get())) return false;
-      bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::snapshot, ms(at + 5), ms(at + 6)});
-      busy += ms(at + 6) - ms(at + 5);
+      const SnapshotParts& parts = slot.snapshot_parts;
+      if (parts.staged_recorded) {
+        const double copying = std::max(ms(at + 7), snapshot_copy_end);
+        const std::uint64_t staged_bytes = parts.staging == TimelineBar::Copy::none ? 0 : parts.bytes;
+        bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::snapshot, ms(at + 5), ms(at + 7), -1,
+                        parts.staging, -1, staged_bytes});
+        bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::snapshot, copying, ms(at + 6), -1,
+                        TimelineBar::Copy::d2h, -1, parts.bytes});
+        busy += (ms(at + 7) - ms(at + 5)) + (ms(at + 6) - copying);
+      } else {
+        bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::snapshot, ms(at + 5), ms(at + 6)});
+        busy += ms(at + 6) - ms(at + 5);
+      }
+      snapshot_copy_end = ms(at + 6);
     }
     if (display && slot.display.complete()) {
       bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::display, ms(at + 2), ms(at + 3)});
@@ -301,6 +370,7 @@ bool TimingRing::read_graph_frame(const InstanceList& instances, std::size_t s) 
 void TimingRing::publish(const InstanceList& instances, std::size_t s, std::vector<TimelineBar> bars,
                          double busy) {
   for (const auto& bar : bars) {
+    if (bar.kind != TimelineBar::Kind::step && bar.kind != TimelineBar::Kind::display) continue;
     InstanceTimings& timing = instances[bar.instance]->timing;
     if (bar.kind == TimelineBar::Kind::step) {
       // Frames of another length are another workload: the statistics start again (read here, in

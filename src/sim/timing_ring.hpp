@@ -22,8 +22,8 @@ struct Instance;
 inline constexpr std::size_t kTimingRing = 4;
 /// Stream mode graph: each instance's stamps in a timed frame: step start and end, display start
 /// and end, summary start (its end is the step's start: the branch summarises, then steps),
-/// snapshot start and end.
-inline constexpr std::size_t kStampsPerInstance = 7;
+/// snapshot start and end, and the end of the snapshot's staging (its copy to the host follows).
+inline constexpr std::size_t kStampsPerInstance = 8;
 inline constexpr std::uint64_t kNoFrame = std::numeric_limits<std::uint64_t>::max();
 
 /// Work besides the step that an instance may do once in a timed frame (its display, a snapshot):
@@ -36,6 +36,40 @@ struct Bracket {
   bool complete() const { return begun && ended; }
 };
 
+/// A copy an instance makes once in a timed frame (its handoff pulse, its remote tile's pixels
+/// out of their array): what it moves and the events around it, made at first use (its device
+/// current), so that an instance that never makes such a copy holds none.
+struct CopyBracket {
+  bool begun = false;
+  bool ended = false;
+  TimelineBar::Copy copy = TimelineBar::Copy::none;
+  int peer = -1;
+  std::uint64_t bytes = 0;
+  cuda::Event start;
+  cuda::Event end;
+  bool complete() const { return begun && ended; }
+};
+
+/// What a copy moves, for its bar (TimelineBar::copy, peer, bytes).
+struct CopyWhat {
+  TimelineBar::Copy copy = TimelineBar::Copy::none;
+  int peer = -1;
+  std::uint64_t bytes = 0;
+};
+
+/// A recovery snapshot's parts: its staging on the instance's stream (a copy within the device, or
+/// a conversion kernel) ends at `staged`; its copy to the host on the snapshot stream starts at
+/// `copying` (after the staging, and after the copies of instances before it on that stream) and
+/// ends at the snapshot bracket's end. Events made at first use; stream mode graph: stamps.
+struct SnapshotParts {
+  bool staged_recorded = false;
+  bool copying_recorded = false;
+  TimelineBar::Copy staging = TimelineBar::Copy::none;  // d2d: a copy; none: a kernel
+  std::uint64_t bytes = 0;                              // of the staged bits, and of the copy
+  cuda::Event staged;
+  cuda::Event copying;
+};
+
 /// Timing events of one instance in one timed frame.
 struct TimingSlot {
   std::uint64_t frame = kNoFrame;
@@ -45,7 +79,10 @@ struct TimingSlot {
   cuda::Event step_start{cuda::Event::Create{}};
   cuda::Event step_end{cuda::Event::Create{}};
   Bracket display;   // stream mode graph: begun/ended only (its times are stamps)
-  Bracket snapshot;  // likewise
+  Bracket snapshot;  // likewise; from its staging's start to its copy's end
+  SnapshotParts snapshot_parts;
+  CopyBracket handoff;  // its handoff pulse (summary_ring.hpp), in stream modes but graph
+  CopyBracket tile;     // its tile's pixels out of their array, when the display is on another GPU
 };
 
 /// An instance's part of the ring and the statistics read from it.
@@ -89,6 +126,30 @@ class TimingRing {
   /// end_snapshot the end stamp (kernels::launch_stamp on the stream given).
   bool begin_snapshot(Instance& inst, cudaStream_t stream) const;
   void end_snapshot(Instance& inst, cudaStream_t stream) const;
+  /// Between them, for the snapshot's two parts: its staging ended on the instance's `stream`
+  /// (`what`: a copy within the device or a kernel, and the bytes staged), and its copy to the
+  /// host about to start on the snapshot stream (copying_snapshot; graph mode has no event there:
+  /// its copy starts at its staging's end, or at the end of the copy before it on that stream).
+  void staged_snapshot(Instance& inst, const CopyWhat& what, cudaStream_t stream) const;
+  void copying_snapshot(Instance& inst, cudaStream_t stream) const;
+
+  /// A copy an instance makes in the current timed frame beside its frame's work, on `stream`:
+  /// begin_copy records its start (once per frame: a redraw while paused adds nothing) and what it
+  /// moves, end_copy its end. `which`: &TimingSlot::handoff or &TimingSlot::tile. False, recording
+  /// nothing: an untimed frame, stream mode graph (timed by stamps, where there are no such
+  /// copies), or an instance added after the frame's step.
+  bool begin_copy(Instance& inst, CopyBracket TimingSlot::*which, const CopyWhat& what,
+                  cudaStream_t stream) const;
+  void end_copy(Instance& inst, CopyBracket TimingSlot::*which, cudaStream_t stream) const;
+
+  /// A copy this device makes for instance `index` of another GPU's engine (`device`) in the current
+  /// timed frame, on `stream`: a remote tile's pixels into the display's atlas. Its bar is this
+  /// frame's, numbered in that engine (TimelineBar::instance_device). Returns the handle
+  /// end_copy_for takes, or -1 (untimed frame, stream mode graph). The caller asks once a frame
+  /// per copy (the remote render it follows was bracketed in its own engine's timed frame).
+  int begin_copy_for(int device, std::size_t index, TimelineBar::Kind kind, const CopyWhat& what,
+                     cudaStream_t stream);
+  void end_copy_for(int handle, cudaStream_t stream);
 
   // Stream mode `graph`: a timed frame is timed by %globaltimer stamps that its graphs' kernel
   // nodes write straight into pinned memory (kernels::launch_stamp), not by event-record nodes,
@@ -130,6 +191,16 @@ class TimingRing {
   std::uint64_t newest_timeline_origin_ns() const { return newest_origin_ns_; }
 
  private:
+  /// A copy for another engine's instance (begin_copy_for).
+  struct ForeignCopy {
+    int device = -1;
+    std::size_t index = 0;
+    TimelineBar::Kind kind = TimelineBar::Kind::tile;
+    CopyWhat what;
+    bool ended = false;
+    cuda::Event start{cuda::Event::Create{}};
+    cuda::Event end{cuda::Event::Create{}};
+  };
   /// The reference event recorded first in each timed frame, so that bars on all streams share an
   /// origin. Timed frames are numbered apart from frames (`timed`): the ring holds the newest
   /// kTimingRing timed frames whatever the timing period.
@@ -144,6 +215,10 @@ class TimingRing {
     bool stamped = false;  // its reference has a stamp on the GPU's clock (clock_stamps_)
     bool display_claimed = false;
     bool display_recorded = false;
+    /// begin_copy_for's copies: the first `foreign_used` are this frame's (kept, events and all,
+    /// for the frames that reuse the slot).
+    std::vector<std::unique_ptr<ForeignCopy>> foreign;
+    std::size_t foreign_used = 0;
   };
 
   /// The bracket `which` of the instance's slot in the current timed frame, unless the frame is
@@ -152,6 +227,14 @@ class TimingRing {
   /// Stream mode graph: the current timed frame's stamps of the instance (step_stamps), or null
   /// (untimed, another mode, or added after the frame's step).
   std::uint64_t* graph_stamps(Instance& inst) const;
+  /// The instance's slot in the current timed frame when it is timed by events (not stream mode
+  /// graph) and the instance was stepped in it; else null.
+  TimingSlot* event_slot(Instance& inst) const;
+  /// Appends the bars of a slot's snapshot, in two parts where they were recorded.
+  static bool read_snapshot(cudaEvent_t ref, const TimingSlot& slot, std::size_t i, int row,
+                            std::vector<TimelineBar>& bars, double& busy);
+  /// Appends the bars of begin_copy_for's copies of timed frame slot `s`; false while any is pending.
+  bool read_foreign(std::size_t s, std::vector<TimelineBar>& bars) const;
   bool read_frame(const InstanceList& instances, std::size_t s);
   bool read_graph_frame(const InstanceList& instances, std::size_t s);
   void publish(const InstanceList& instances, std::size_t s, std::vector<TimelineBar> bars, double busy);

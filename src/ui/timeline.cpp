@@ -1,6 +1,6 @@
-// timeline.cpp — the frame timeline: axis and row layout math, hit testing, and drawing with
-// ImDrawList (one row per stream and a copy lane per GPU and direction; bars coloured by kind;
-// hover tooltips).
+// timeline.cpp — draws the frame timeline (TimelineView, timeline.hpp) with ImDrawList: legend, row
+// labels, ticks, bars coloured by kind, counter lanes and hover tooltips, placed by the layout in
+// timeline_layout.cpp (one row per stream, a copy lane per GPU and direction, the counter lanes).
 #include "ui/timeline.hpp"
 
 #include <imgui.h>
@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <string_view>
 
 #include "ui/format.hpp"
@@ -29,38 +28,70 @@ ImU32 kind_colour(TimelineBar::Kind kind) {
       return colour::exchange;
     case TimelineBar::Kind::snapshot:
       return colour::snapshot;
+    case TimelineBar::Kind::tile:
+      return colour::tile;
+    case TimelineBar::Kind::handoff:
+      return colour::handoff;
   }
   return colour::step;
 }
 
-/// The frame's span, then a coloured square and name per bar kind, on the line of the freeze switch.
+/// The frame's span, then a coloured square and name per bar kind, from the line of the freeze
+/// switch on. Entries that do not fit go on the next line; the legend takes as many lines as every
+/// kind would need at this width, so that a kind that comes and goes moves nothing below it.
 void draw_legend(const std::vector<TimelineBar>& bars, double span, float scale) {
+  constexpr TimelineBar::Kind kKinds[] = {TimelineBar::Kind::step,     TimelineBar::Kind::display,
+                                          TimelineBar::Kind::summary,  TimelineBar::Kind::exchange,
+                                          TimelineBar::Kind::snapshot, TimelineBar::Kind::tile,
+                                          TimelineBar::Kind::handoff};
   const ImGuiStyle& style = ImGui::GetStyle();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float sw = ImGui::GetTextLineHeight() * 0.7f;
-  auto legend = [&](ImU32 col, const char* name) {
-    ImGui::SameLine(0, style.ItemSpacing.x * 2);
+  const float gap = style.ItemSpacing.x * 2;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const float left = ImGui::GetCursorScreenPos().x;
+  const auto width_of = [&](TimelineBar::Kind k) {
+    return sw + style.ItemInnerSpacing.x + ImGui::CalcTextSize(timeline_kind_name(k)).x;
+  };
+  const auto fits = [&](float x, float w) { return x + gap + w <= right; };
+  // The lines every kind would take, after the widest span there can be.
+  int lines_all = 1;
+  float x = ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize("span 0.00000 ms").x;
+  for (const TimelineBar::Kind k : kKinds) {
+    if (!fits(x, width_of(k))) {
+      ++lines_all;
+      x = left - gap;
+    }
+    x += gap + width_of(k);
+  }
+  int lines = 1;
+  auto legend = [&](TimelineBar::Kind k) {
+    if (fits(ImGui::GetItemRectMax().x, width_of(k))) {
+      ImGui::SameLine(0, gap);
+    } else {
+      ++lines;
+    }
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float y = p.y + style.FramePadding.y + (ImGui::GetTextLineHeight() - sw) * 0.5f;
-    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + sw, y + sw), col, 2 * scale);
+    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + sw, y + sw), kind_colour(k), 2 * scale);
     ImGui::Dummy(ImVec2(sw, ImGui::GetFrameHeight()));
     ImGui::SameLine(0, style.ItemInnerSpacing.x);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(name);
+    ImGui::TextUnformatted(timeline_kind_name(k));
   };
-  // The span first, where a narrow panel still shows it; the legend after it, on one line (a kind
-  // that comes and goes adds no line).
+  // The span first, where a narrow panel still shows it; the legend after it.
   char num[32];
-  ImGui::SameLine(0, style.ItemSpacing.x * 2);
+  ImGui::SameLine(0, gap);
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("span %s ms", format_ms(span, num, sizeof num));
-  legend(colour::step, "step");
-  legend(colour::display, "display");
-  legend(colour::summary, "summary");
-  // Kinds only some frames have: in the legend when this frame shows one.
-  for (const TimelineBar::Kind k : {TimelineBar::Kind::exchange, TimelineBar::Kind::snapshot})
-    if (std::any_of(bars.begin(), bars.end(), [k](const TimelineBar& b) { return b.kind == k; }))
-      legend(kind_colour(k), timeline_kind_name(k));
+  // Step, display and summary always; kinds only some frames have when this frame shows one.
+  for (const TimelineBar::Kind k : kKinds)
+    if (k == TimelineBar::Kind::step || k == TimelineBar::Kind::display || k == TimelineBar::Kind::summary ||
+        std::any_of(bars.begin(), bars.end(), [k](const TimelineBar& b) { return b.kind == k; }))
+      legend(k);
+  if (lines < lines_all)
+    ImGui::Dummy(ImVec2(
+        1, static_cast<float>(lines_all - lines) * ImGui::GetFrameHeightWithSpacing() - style.ItemSpacing.y));
 }
 
 /// The plot's place and scale for `lines` lines at the cursor, after a column of row labels. The
@@ -100,29 +131,33 @@ void draw_group_headers(ImDrawList* dl, const TimelineRows& rows, const Timeline
   }
 }
 
-/// A copy lane's label left of the plot.
-const char* lane_label(TimelineRows::Lane lane) {
-  return lane == TimelineRows::Lane::halo_in ? "halo" : "D2H";
+bool is_copy_lane(TimelineRows::Lane lane) {
+  return lane != TimelineRows::Lane::none && lane != TimelineRows::Lane::counter;
 }
 
-/// Row backgrounds and labels ("#N", "all" for a shared row, "halo" and "D2H" for the copy lanes), the labels
-/// left of the plot at `label_x`; labels thin out when rows are shorter than the text.
+/// Row backgrounds and labels ("#N", "all" for a shared row, "D2H", "H2D", "D2D" and "peer" for the
+/// copy lanes, each counter's), the labels left of the plot at `label_x`; labels thin out when rows
+/// are shorter than the text, but a copy lane, one of a few, always keeps its label. Copy lanes have
+/// a tint of their own, so that they read as apart from the streams above them.
 void draw_rows(ImDrawList* dl, const TimelineRows& rows, const TimelineGeometry& g, float label_x,
                const std::vector<PanelModel::CounterLane>& counter_lanes) {
   const float line = ImGui::GetTextLineHeight();
   const int label_every = std::max(1, static_cast<int>(std::ceil(line / (g.row_height + g.row_gap))));
   for (int r = 0; r < rows.count(); ++r) {
     const float y = g.row_y(rows.line(r));
-    if (r % 2 == 1)
+    const bool copy_lane = is_copy_lane(rows.lane(r));
+    if (copy_lane)
+      dl->AddRectFilled(ImVec2(g.x0, y), ImVec2(g.x0 + g.width, y + g.row_height), colour::plot_lane);
+    else if (r % 2 == 1)
       dl->AddRectFilled(ImVec2(g.x0, y), ImVec2(g.x0 + g.width, y + g.row_height), colour::plot_row);
-    if (r % label_every == 0) {
+    if (r % label_every == 0 || copy_lane) {
       char label[16];
       const int inst = rows.only_instance(r);
       if (rows.lane(r) == TimelineRows::Lane::counter) {
         const PanelModel::CounterLane& lane = counter_lanes[static_cast<std::size_t>(rows.counter(r))];
         std::snprintf(label, sizeof label, "%s%s", lane.label.c_str(), lane.coarse ? "~" : "");
-      } else if (rows.lane(r) != TimelineRows::Lane::none) {
-        std::snprintf(label, sizeof label, "%s", lane_label(rows.lane(r)));
+      } else if (copy_lane) {
+        std::snprintf(label, sizeof label, "%s", timeline_lane_label(rows.lane(r)));
       } else if (inst >= 0) {
         std::snprintf(label, sizeof label, "#%d", inst);
       } else {
@@ -162,15 +197,26 @@ float bar_rounding(const TimelineGeometry& g, float scale) {
 void draw_bars(ImDrawList* dl, const std::vector<TimelineBar>& bars, const TimelineRows& rows,
                const TimelineGeometry& g, float scale) {
   const float line = ImGui::GetTextLineHeight();
+  const float rounding = bar_rounding(g, scale);
   for (const TimelineBar& b : bars) {
     const int row = rows.row_of(b);
     if (row < 0) continue;
     const Rect r = g.bar_rect(b, rows.line(row));
-    dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), kind_colour(b.kind), bar_rounding(g, scale));
-    // Name the instance inside bars wide and tall enough for it (shared mode puts all on one row).
-    if (b.kind == TimelineBar::Kind::step && g.row_height >= line && r.x1 - r.x0 > 4 * line) {
+    dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), kind_colour(b.kind), rounding);
+    const bool on_lane = TimelineRows::lane_of(b) != TimelineRows::Lane::none;
+    // The copies of many instances share a lane: a dark edge keeps copies that touch or overlap
+    // apart where there is room for it.
+    if (on_lane && r.x1 - r.x0 >= 4 * scale)
+      dl->AddRect(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), IM_COL32(10, 20, 35, 150), rounding, 0,
+                  std::max(1.f, scale));
+    // Name the instance inside bars wide and tall enough for it (shared mode puts all on one row);
+    // a peer copy names the GPU at its other end instead.
+    if ((b.kind == TimelineBar::Kind::step || on_lane) && g.row_height >= line && r.x1 - r.x0 > 4 * line) {
       char label[16];
-      std::snprintf(label, sizeof label, "#%zu", b.instance);
+      if (on_lane && TimelineRows::lane_of(b) == TimelineRows::Lane::peer && b.peer >= 0)
+        std::snprintf(label, sizeof label, "GPU %d", b.peer);
+      else
+        std::snprintf(label, sizeof label, "#%zu", b.instance);
       dl->AddText(ImVec2(r.x0 + 3 * scale, r.y0 + (g.row_height - line) * 0.5f), IM_COL32(10, 20, 35, 255),
                   label);
     }
@@ -224,7 +270,41 @@ bool counter_tooltip(const TimelineRows& rows, const TimelineGeometry& g,
   return false;
 }
 
-/// The hovered bar outlined, and its instance, kind, start, end and duration in a tooltip.
+/// What a copy on lane `lane` moved, in words, by its kind and direction.
+void copy_text(const TimelineBar& b, TimelineRows::Lane lane, char* out, std::size_t size) {
+  char other[16] = "another GPU";
+  if (b.peer >= 0) std::snprintf(other, sizeof other, "GPU %d", b.peer);
+  switch (b.kind) {
+    case TimelineBar::Kind::exchange:
+      std::snprintf(out, size, "halo rows between GPU %d and its neighbouring bands' GPUs", b.device);
+      return;
+    case TimelineBar::Kind::snapshot:
+      std::snprintf(out, size,
+                    lane == TimelineRows::Lane::d2h ? "recovery snapshot: GPU %d to pinned host memory"
+                                                    : "recovery snapshot: staged in bits on GPU %d",
+                    b.device);
+      return;
+    case TimelineBar::Kind::handoff:
+      std::snprintf(out, size, "handoff pulse: one word from GPU %d to pinned host memory", b.device);
+      return;
+    case TimelineBar::Kind::tile:
+      if (lane == TimelineRows::Lane::peer)
+        std::snprintf(out, size, "tile pixels from %s into GPU %d", other, b.device);
+      else if (lane == TimelineRows::Lane::h2d)
+        std::snprintf(out, size, "tile pixels from pinned memory (from %s) into GPU %d", other, b.device);
+      else if (lane == TimelineRows::Lane::d2h)
+        std::snprintf(out, size, "tile pixels from GPU %d to pinned memory (for %s)", b.device, other);
+      else
+        std::snprintf(out, size, "tile pixels within GPU %d (between it and %s)", b.device, other);
+      return;
+    default:
+      std::snprintf(out, size, "copy lane %s of GPU %d", timeline_lane_label(lane), b.device);
+      return;
+  }
+}
+
+/// The hovered bar outlined, and its instance, kind, start, end and duration in a tooltip; a copy's
+/// size and rate and what it moved.
 void draw_bar_tooltip(ImDrawList* dl, const TimelineBar& b, const Rect& r,
                       const std::vector<InstanceStatus>& statuses, float rounding, float scale) {
   dl->AddRect(ImVec2(r.x0 - 1, r.y0 - 1), ImVec2(r.x1 + 1, r.y1 + 1), IM_COL32(255, 255, 255, 220), rounding,
@@ -240,11 +320,24 @@ void draw_bar_tooltip(ImDrawList* dl, const TimelineBar& b, const Rect& r,
   ImGui::Text("start     %s ms", format_ms(b.start_ms, s0, sizeof s0));
   ImGui::Text("end       %s ms", format_ms(b.end_ms, s1, sizeof s1));
   ImGui::Text("duration  %s ms", format_ms(b.end_ms - b.start_ms, d, sizeof d));
-  if (TimelineRows::lane_of(b.kind) == TimelineRows::Lane::halo_in)
-    ImGui::TextDisabled("copy lane: halo rows into GPU %d from its neighbouring bands", b.device);
-  else if (TimelineRows::lane_of(b.kind) == TimelineRows::Lane::to_host)
-    ImGui::TextDisabled("copy lane: GPU %d to host memory", b.device);
-  if (b.device >= 0)
+  if (b.bytes > 0) {
+    char size[32], rate[32];
+    const double seconds = (b.end_ms - b.start_ms) * 1e-3;
+    if (seconds > 0)
+      ImGui::Text("bytes     %sB  (%sB/s)", format_si(static_cast<double>(b.bytes), size, sizeof size),
+                  format_si(static_cast<double>(b.bytes) / seconds, rate, sizeof rate));
+    else
+      ImGui::Text("bytes     %sB", format_si(static_cast<double>(b.bytes), size, sizeof size));
+  }
+  const TimelineRows::Lane lane = TimelineRows::lane_of(b);
+  if (lane != TimelineRows::Lane::none) {
+    char what[96];
+    copy_text(b, lane, what, sizeof what);
+    ImGui::TextDisabled("%s", what);
+  }
+  if (lane != TimelineRows::Lane::none)
+    ImGui::TextDisabled("GPU %d's %s lane, from that GPU's first start", b.device, timeline_lane_label(lane));
+  else if (b.device >= 0)
     ImGui::TextDisabled("GPU %d, stream row %d, from that GPU's first start", b.device, b.stream);
   else
     ImGui::TextDisabled("stream row %d, from the frame's first start", b.stream);
@@ -252,166 +345,6 @@ void draw_bar_tooltip(ImDrawList* dl, const TimelineBar& b, const Rect& r,
 }
 
 }  // namespace
-
-const char* timeline_kind_name(TimelineBar::Kind kind) {
-  switch (kind) {
-    case TimelineBar::Kind::step:
-      return "step";
-    case TimelineBar::Kind::display:
-      return "display";
-    case TimelineBar::Kind::summary:
-      return "summary";
-    case TimelineBar::Kind::exchange:
-      return "exchange";
-    case TimelineBar::Kind::snapshot:
-      return "snapshot";
-  }
-  return "";
-}
-
-TimelineAxis timeline_axis(double span_ms, int max_ticks) {
-  if (!(span_ms > 0) || !std::isfinite(span_ms)) return TimelineAxis{1, 0.2};
-  max_ticks = std::max(1, max_ticks);
-  const double raw = span_ms / max_ticks;
-  const double decade = std::pow(10.0, std::floor(std::log10(raw)));
-  double tick = decade * 10;
-  for (double m : {1.0, 2.0, 5.0, 10.0}) {
-    if (m * decade >= raw * (1 - 1e-9)) {
-      tick = m * decade;
-      break;
-    }
-  }
-  double ticks = std::ceil(span_ms / tick - 1e-9);
-  if (ticks < 1) ticks = 1;
-  return TimelineAxis{ticks * tick, tick};
-}
-
-TimelineRows::Lane TimelineRows::lane_of(TimelineBar::Kind kind) {
-  switch (kind) {
-    case TimelineBar::Kind::exchange:
-      return Lane::halo_in;
-    case TimelineBar::Kind::snapshot:
-      return Lane::to_host;
-    default:
-      return Lane::none;
-  }
-}
-
-void TimelineRows::build(const std::vector<TimelineBar>& bars,
-                         const std::vector<PanelModel::CounterLane>& counter_lanes) {
-  std::vector<Row> streams;
-  std::vector<Row> lanes;  // (device, lane) once each, sorted
-  for (const TimelineBar& b : bars) {
-    const Lane lane = lane_of(b.kind);
-    const int instance = static_cast<int>(b.instance);
-    if (lane != Lane::none) {
-      const Row r{-1, -1, b.device, lane};
-      auto it = std::lower_bound(lanes.begin(), lanes.end(), r, [](const Row& a, const Row& c) {
-        return std::pair(a.device, a.lane) < std::pair(c.device, c.lane);
-      });
-      if (it == lanes.end() || it->device != r.device || it->lane != r.lane) lanes.insert(it, r);
-      continue;
-    }
-    auto it = std::lower_bound(streams.begin(), streams.end(), b.stream,
-                               [](const Row& r, int stream) { return r.stream < stream; });
-    if (it != streams.end() && it->stream == b.stream) {
-      if (it->instance != instance) it->instance = -1;
-    } else {
-      streams.insert(it, Row{b.stream, instance, b.device});
-    }
-  }
-  // Each GPU's lanes after its last stream row; lanes of a GPU without stream rows at the end.
-  rows_.clear();
-  std::vector<bool> placed(lanes.size(), false);
-  std::vector<bool> counters_placed(counter_lanes.size(), false);
-  const auto place_lanes_of = [&](int device) {
-    for (std::size_t l = 0; l < lanes.size(); ++l)
-      if (!placed[l] && lanes[l].device == device) {
-        rows_.push_back(lanes[l]);
-        placed[l] = true;
-      }
-    for (std::size_t c = 0; c < counter_lanes.size(); ++c)
-      if (!counters_placed[c] && counter_lanes[c].gpu == device) {
-        rows_.push_back(Row{-1, -1, device, Lane::counter, static_cast<int>(c)});
-        counters_placed[c] = true;
-      }
-  };
-  for (std::size_t i = 0; i < streams.size(); ++i) {
-    rows_.push_back(streams[i]);
-    if (i + 1 == streams.size() || streams[i + 1].device != streams[i].device)
-      place_lanes_of(streams[i].device);
-  }
-  for (std::size_t l = 0; l < lanes.size(); ++l)
-    if (!placed[l]) place_lanes_of(lanes[l].device);
-  for (std::size_t c = 0; c < counter_lanes.size(); ++c)
-    if (!counters_placed[c]) place_lanes_of(counter_lanes[c].gpu);
-  stream_rows_.clear();
-  for (int r = 0; r < count(); ++r)
-    if (rows_[static_cast<std::size_t>(r)].lane == Lane::none)
-      stream_rows_.emplace_back(rows_[static_cast<std::size_t>(r)].stream, r);
-  std::sort(stream_rows_.begin(), stream_rows_.end());
-  groups_.clear();
-  for (int r = 0; r < count(); ++r) {
-    const int d = rows_[static_cast<std::size_t>(r)].device;
-    if (groups_.empty() || groups_.back().device != d) groups_.push_back(Group{r, d});
-  }
-  if (groups_.size() < 2) groups_.clear();  // one GPU (or the host): no headers
-}
-
-int TimelineRows::line(int row) const {
-  int headers = 0;
-  for (const Group& g : groups_) headers += g.first_row <= row ? 1 : 0;
-  return row + headers;
-}
-
-int TimelineRows::row_of(int stream) const {
-  auto it = std::lower_bound(stream_rows_.begin(), stream_rows_.end(), std::pair(stream, -1));
-  return it != stream_rows_.end() && it->first == stream ? it->second : -1;
-}
-
-int TimelineRows::row_of(const TimelineBar& bar) const {
-  const Lane lane = lane_of(bar.kind);
-  if (lane == Lane::none) return row_of(bar.stream);
-  for (int r = 0; r < count(); ++r) {
-    const Row& row = rows_[static_cast<std::size_t>(r)];
-    if (row.lane == lane && row.device == bar.device) return r;
-  }
-  return -1;
-}
-
-Rect TimelineGeometry::bar_rect(const TimelineBar& bar, int row) const {
-  Rect r;
-  r.x0 = x_of(std::max(0.0, bar.start_ms));
-  r.x1 = std::max(x_of(std::max(bar.start_ms, bar.end_ms)), r.x0 + min_bar_width);
-  r.y0 = row_y(row);
-  r.y1 = r.y0 + row_height;
-  return r;
-}
-
-float timeline_row_height(int rows, float max_height, float min_row, float max_row) {
-  if (rows <= 0) return max_row;
-  return std::clamp(max_height / static_cast<float>(rows), min_row, max_row);
-}
-
-int timeline_lines(const PanelModel& model) {
-  std::vector<int> devices;
-  for (const std::vector<int>& d : model.instance_devices) devices.insert(devices.end(), d.begin(), d.end());
-  std::sort(devices.begin(), devices.end());
-  devices.erase(std::unique(devices.begin(), devices.end()), devices.end());
-  const int gpus = static_cast<int>(devices.size());
-  const int rows =
-      model.stream_mode == StreamMode::shared ? std::max(1, gpus) : static_cast<int>(model.statuses.size());
-  return rows + (gpus > 1 ? gpus : 0) + static_cast<int>(model.counter_lanes.size());
-}
-
-int bar_at(const std::vector<TimelineBar>& bars, const TimelineRows& rows, const TimelineGeometry& g, float x,
-           float y) {
-  for (std::size_t i = bars.size(); i-- > 0;) {
-    const int row = rows.row_of(bars[i]);
-    if (row >= 0 && g.bar_rect(bars[i], rows.line(row)).contains(x, y)) return static_cast<int>(i);
-  }
-  return -1;
-}
 
 void TimelineView::draw(const std::vector<TimelineBar>& bars_in, const std::vector<InstanceStatus>& statuses,
                         float scale, int reserved_lines,

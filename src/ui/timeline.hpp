@@ -1,5 +1,6 @@
 // timeline.hpp — the frame timeline (one row per stream, step and display bars placed in time from
-// the frame's start, like Nsight Systems): layout math as plain functions, drawing in TimelineView.
+// the frame's start, like Nsight Systems; a copy lane per GPU and direction; the GPU's counter
+// lanes): layout math as plain functions, drawing in TimelineView.
 #pragma once
 
 #include <cstddef>
@@ -22,19 +23,20 @@ struct TimelineAxis {
 TimelineAxis timeline_axis(double span_ms, int max_ticks);
 
 /// The streams that appear in a frame's bars, in ascending stream number: row r shows stream
-/// stream(r). Copies (a split band's halo exchange, a recovery snapshot's copy to the host) go on
-/// a copy lane of their own per GPU and direction, after that GPU's stream rows, so a copy shows
-/// beside the kernels it overlaps (or not). When the bars come from more than one GPU
-/// (TimelineBar::device), a header line goes before each GPU's rows (engines over several GPUs
-/// number their rows GPU by GPU): row r is then drawn at line(r), and there are lines() lines in
-/// all. Rebuilding reuses the storage.
+/// stream(r). Copies (TimelineBar::copy) go on a copy lane of their own per GPU and direction,
+/// after that GPU's stream rows and before its counter lanes, in the order D2H, H2D, D2D, peer, so
+/// a copy shows beside the kernels it overlaps (or not); a direction with no copy in the frame has
+/// no lane. When the bars come from more than one GPU (TimelineBar::device), a header line goes
+/// before each GPU's rows (engines over several GPUs number their rows GPU by GPU): row r is then
+/// drawn at line(r), and there are lines() lines in all. Rebuilding reuses the storage.
 class TimelineRows {
  public:
-  /// The copy lanes: into a GPU from its neighbours (halo rows) and from a GPU to the host.
-  /// and the GPU's counters on the frame's axis (PanelModel::counter_lanes), after its copy lanes.
-  enum class Lane { none = -1, halo_in = 0, to_host = 1, counter = 2 };
-  /// The lane a bar of `kind` goes on (none: its stream's row).
-  static Lane lane_of(TimelineBar::Kind kind);
+  /// The copy lanes, one per direction (TimelineBar::Copy), and the GPU's counters on the frame's
+  /// axis (PanelModel::counter_lanes) after them.
+  enum class Lane { none = -1, d2h = 0, h2d = 1, d2d = 2, peer = 3, counter = 4 };
+  /// The lane a bar goes on (none: its stream's row): by its copy direction, and a halo exchange,
+  /// which the split engine records with none, on the peer lane.
+  static Lane lane_of(const TimelineBar& bar);
 
   void build(const std::vector<TimelineBar>& bars,
              const std::vector<PanelModel::CounterLane>& counter_lanes = {});
@@ -58,6 +60,8 @@ class TimelineRows {
   int only_instance(int row) const { return rows_[static_cast<std::size_t>(row)].instance; }
   /// The lane row r is, or none for a stream's row.
   Lane lane(int row) const { return rows_[static_cast<std::size_t>(row)].lane; }
+  /// The GPU row r belongs to (-1: the host).
+  int device(int row) const { return rows_[static_cast<std::size_t>(row)].device; }
   /// A counter lane's index in the counter lanes given to build(), or -1.
   int counter(int row) const { return rows_[static_cast<std::size_t>(row)].counter; }
 
@@ -100,8 +104,11 @@ struct TimelineGeometry {
 float timeline_row_height(int rows, float max_height, float min_row, float max_row);
 
 /// The name a bar's kind has in the legend and tooltips: "step", "display", "summary", "exchange",
-/// "snapshot".
+/// "snapshot", "tile copy", "handoff".
 const char* timeline_kind_name(TimelineBar::Kind kind);
+
+/// A copy lane's label left of the plot: "D2H", "H2D", "D2D", "peer" (empty for other rows).
+const char* timeline_lane_label(TimelineRows::Lane lane);
 
 /// The bar under (x, y), or -1; where drawn bars overlap, the later one (drawn on top) wins.
 int bar_at(const std::vector<TimelineBar>& bars, const TimelineRows& rows, const TimelineGeometry& g, float x,

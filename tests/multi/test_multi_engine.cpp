@@ -360,7 +360,13 @@ class RefusingEngine final : public Engine {
   void request_summaries() override { in().request_summaries(); }
   InstanceStatus status(std::size_t i) const override { return in().status(i); }
   FrameTimings frame_timings() const override { return in().frame_timings(); }
-  std::vector<TimelineBar> timeline() const override { return in().timeline(); }
+  /// Its CPU engine's bars, then `extra_bars` (copies a GPU engine would time).
+  std::vector<TimelineBar> timeline() const override {
+    std::vector<TimelineBar> bars = in().timeline();
+    bars.insert(bars.end(), extra_bars.begin(), extra_bars.end());
+    return bars;
+  }
+  std::vector<TimelineBar> extra_bars;
   bool begin_display(std::size_t i) override { return in().begin_display(i); }
   void end_display(std::size_t i) override { in().end_display(i); }
   void request_snapshots(std::uint64_t m) override { in().request_snapshots(m); }
@@ -420,6 +426,46 @@ TEST_P(MultiEngineEnqueue, ADeviceThatRefusesAMoveOrAnAddLeavesEverythingAsItWas
   (void)multi.snapshots();
   EXPECT_EQ(gpu0.calls_on_wrong_device, 0);
   EXPECT_EQ(gpu1.calls_on_wrong_device, 0);
+}
+
+// The display GPU's engine times a remote tile's copies into its atlas for an instance of another
+// slot's engine (TimelineBar::instance_device): the merged timeline names that slot's instance,
+// on the display GPU's lanes; a bar for a device no slot runs, or an instance that slot no longer
+// has, is left out. The remote slot's own copy out of the tile's array keeps its own numbering.
+TEST(MultiEngine, ACopyTimedForAnotherSlotsInstanceNamesThatInstance) {
+  using K = TimelineBar::Kind;
+  using C = TimelineBar::Copy;
+  std::vector<DeviceSlot> slots;
+  auto display = std::make_unique<RefusingEngine>(0);
+  RefusingEngine& gpu0 = *display;
+  slots.push_back(DeviceSlot{0, std::move(display), [] { current_device = 0; }});
+  auto remote = std::make_unique<RefusingEngine>(1);
+  RefusingEngine& gpu1 = *remote;
+  slots.push_back(DeviceSlot{1, std::move(remote), [] { current_device = 1; }});
+  MultiEngine multi(std::move(slots));
+  for (std::uint64_t i = 0; i < 4; ++i) multi.add(soup(64, 64, i + 1));  // 0, 2 on GPU 0; 1, 3 on GPU 1
+  ASSERT_EQ(multi.slot_of(3), 1u);
+  ASSERT_EQ(multi.local_of(3), 1u);
+  multi.step(1);
+  multi.step(1);
+  gpu0.extra_bars = {{1, 0, K::tile, 2.0, 2.1, 0, C::peer, 1, 4096, 1},   // GPU 1's local 1: instance 3
+                     {1, 0, K::tile, 2.1, 2.2, 0, C::d2d, 1, 4096, 1},    // its staging to the atlas
+                     {0, 0, K::tile, 2.0, 2.1, 0, C::peer, 7, 4096, 7},   // no slot runs GPU 7
+                     {5, 0, K::tile, 2.0, 2.1, 0, C::peer, 1, 4096, 1}};  // GPU 1 has no local 5
+  gpu1.extra_bars = {{1, 1, K::tile, 1.9, 2.0, 1, C::d2d, 0, 4096}};      // out of the array: local 1
+  std::vector<TimelineBar> copies;
+  for (const TimelineBar& b : multi.timeline())
+    if (b.kind == K::tile) copies.push_back(b);
+  ASSERT_EQ(copies.size(), 3u);
+  for (const TimelineBar& b : copies) {
+    EXPECT_EQ(b.instance, 3u);
+    EXPECT_EQ(b.instance_device, -1) << "numbered globally now";
+  }
+  EXPECT_EQ(copies[0].device, 0);
+  EXPECT_EQ(copies[0].copy, C::peer);
+  EXPECT_EQ(copies[0].peer, 1);
+  EXPECT_EQ(copies[1].copy, C::d2d);
+  EXPECT_EQ(copies[2].device, 1);
 }
 
 TEST_P(MultiEngineEnqueue, AThousandCyclesOfAddsRemovesMovesAndStepsMatchACleanRun) {

@@ -48,9 +48,11 @@ TEST_F(CudaEngineTest, SnapshotsCopyTheStateToTheHost) {
   }
 }
 
-// A snapshot started in a timed frame is that frame's work: a bar on its instance's row after the
-// instance's step, counted busy; an instance too large for a snapshot has none. In every stream
-// mode (graph mode times it by stamps, written once its copy is done).
+// A snapshot started in a timed frame is that frame's work, in two bars counted busy: its staging
+// (for bitpacked a copy within the device: the D2D lane) after the instance's step, then its copy
+// to the host (the D2H lane), of the lattice's bits, no earlier than the staging's end; an instance
+// too large for a snapshot has none. In every stream mode (graph mode times it by stamps, written
+// once its copy is done).
 TEST_F(CudaEngineTest, ASnapshotStartedInATimedFrameShowsOnItsInstancesRow) {
   for (const StreamMode mode : {StreamMode::per_instance, StreamMode::shared, StreamMode::graph}) {
     sim::CudaEngine engine;
@@ -71,11 +73,19 @@ TEST_F(CudaEngineTest, ASnapshotStartedInATimedFrameShowsOnItsInstancesRow) {
       busy += b.end_ms - b.start_ms;
     }
     ASSERT_TRUE(step0.has_value());
-    ASSERT_EQ(snaps.size(), 1u) << "instance 0 only: instance 1 is above the size";
-    EXPECT_EQ(snaps[0].instance, 0u);
-    EXPECT_EQ(snaps[0].stream, step0->stream);
-    EXPECT_GE(snaps[0].start_ms, step0->end_ms - 1e-9);
-    EXPECT_GT(snaps[0].end_ms, snaps[0].start_ms);
+    ASSERT_EQ(snaps.size(), 2u) << "instance 0 only: instance 1 is above the size";
+    const TimelineBar& staging = snaps[0];
+    const TimelineBar& copy = snaps[1];
+    for (const TimelineBar& b : snaps) {
+      EXPECT_EQ(b.instance, 0u);
+      EXPECT_EQ(b.stream, step0->stream);
+      EXPECT_EQ(b.bytes, 256u * 160u / 8u);
+    }
+    EXPECT_EQ(staging.copy, TimelineBar::Copy::d2d);
+    EXPECT_EQ(copy.copy, TimelineBar::Copy::d2h);
+    EXPECT_GE(staging.start_ms, step0->end_ms - 1e-9);
+    EXPECT_GE(copy.start_ms, staging.end_ms - 1e-9);
+    EXPECT_GT(copy.end_ms, copy.start_ms);
     EXPECT_NEAR(frame.busy_ms, busy, 1e-6);
     ASSERT_EQ(engine.snapshots().size(), 1u);
   }

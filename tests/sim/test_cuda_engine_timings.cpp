@@ -67,7 +67,14 @@ TEST_F(CudaEngineTest, StepMakesNoHostSyncsAndTimingsArrive) {
   // the frame's step (the last request above: every instance's, its state new and its summary
   // cheap).
   std::vector<int> per_kind(3 * engine.size());
-  for (const auto& bar : bars) ++per_kind[3 * bar.instance + static_cast<std::size_t>(bar.kind)];
+  for (const auto& bar : bars) {
+    if (bar.kind == TimelineBar::Kind::handoff) {  // a paced-out summary's pulse: a copy, beside these
+      EXPECT_EQ(bar.copy, TimelineBar::Copy::d2h);
+      continue;
+    }
+    ASSERT_LT(static_cast<std::size_t>(bar.kind), 3u);
+    ++per_kind[3 * bar.instance + static_cast<std::size_t>(bar.kind)];
+  }
   for (std::size_t i = 0; i < per_kind.size(); ++i) {
     const auto kind = static_cast<TimelineBar::Kind>(i % 3);
     if (kind == TimelineBar::Kind::summary)
@@ -129,12 +136,21 @@ TEST_F(CudaEngineTest, AStepAfterAPauseSpansItsOwnWorkNotThePause) {
     EXPECT_GT(f.concurrency, 0.0);
     const auto bars = engine.timeline();
     // A step and a display bar per instance, and a summary bar where a summary was asked for
-    // right after the step (summaries are paced).
-    std::size_t steps_and_displays = 0, summaries = 0;
-    for (const TimelineBar& bar : bars)
-      (bar.kind == TimelineBar::Kind::summary ? summaries : steps_and_displays)++;
+    // right after the step (summaries are paced), else a handoff pulse on the D2H copy lane.
+    std::size_t steps_and_displays = 0, summaries = 0, pulses = 0;
+    for (const TimelineBar& bar : bars) {
+      if (bar.kind == TimelineBar::Kind::summary) {
+        ++summaries;
+      } else if (bar.kind == TimelineBar::Kind::handoff) {
+        ++pulses;
+        EXPECT_EQ(bar.copy, TimelineBar::Copy::d2h);
+        EXPECT_EQ(bar.bytes, 8u);
+      } else {
+        ++steps_and_displays;
+      }
+    }
     EXPECT_EQ(steps_and_displays, 2 * engine.size());
-    EXPECT_LE(summaries, engine.size());
+    EXPECT_LE(summaries + pulses, engine.size());
     for (const TimelineBar& bar : bars) {
       EXPECT_GE(bar.start_ms, 0.0);
       EXPECT_LE(bar.start_ms, bar.end_ms);

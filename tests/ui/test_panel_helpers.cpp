@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/rule.hpp"
@@ -252,70 +253,157 @@ TEST(Timeline, BarsArePlacedInTimeAndHitTestedWhereDrawn) {
   EXPECT_FLOAT_EQ(g.height(2), 22);
 }
 
-// Copies go on a lane per GPU and direction after that GPU's stream rows: the halo exchanges of
-// the bands on a GPU share its "halo" lane, a snapshot's copy to the host its "D2H" lane; a lane
-// is hit where it is drawn, and a stream keeps its row.
-TEST(Timeline, CopiesGoOnALanePerGpuAndDirectionAfterThatGpusRows) {
+// A frame of two GPUs (display on GPU 0; instances 0, 1 there, 2, 3, 4 on GPU 1, 4 a split band)
+// with copies of every direction: each GPU's copy lanes follow its stream rows in the order D2H,
+// H2D, D2D, peer, whatever order the bars come in; a direction without a copy on a GPU has no lane
+// there; each copy is on its GPU's lane for its direction, placed at its times and hit there.
+TEST(Timeline, CopiesGoOnALanePerGpuAndDirectionInAFixedOrderAfterThatGpusRows) {
   using K = TimelineBar::Kind;
+  using C = TimelineBar::Copy;
   using Lane = TimelineRows::Lane;
-  const std::vector<TimelineBar> bars = {{0, 0, K::step, 0.0, 1.0, 0},    {0, 0, K::exchange, 0.2, 0.4, 0},
-                                         {0, 1, K::step, 0.0, 1.0, 0},    {0, 1, K::exchange, 0.3, 0.5, 0},
-                                         {1, 2, K::step, 0.0, 0.5, 1},    {1, 2, K::exchange, 0.6, 0.7, 1},
-                                         {1, 2, K::snapshot, 0.7, 0.9, 1}};
+  const std::vector<TimelineBar> bars = {
+      {2, 0, K::tile, 1.5, 1.6, 0, C::peer, 1, 4096},      // 0: instance 2's pixels pulled from GPU 1
+      {0, 0, K::step, 0.0, 1.0, 0},                        // 1
+      {3, 3, K::snapshot, 1.2, 1.4, 1, C::d2h, -1, 8192},  // 2: instance 3's snapshot to the host
+      {1, 1, K::step, 0.1, 0.9, 0},                        // 3
+      {2, 2, K::step, 0.0, 1.2, 1},                        // 4
+      {0, 0, K::handoff, 1.0, 1.01, 0, C::d2h, -1, 8},     // 5
+      {3, 0, K::tile, 1.7, 1.8, 0, C::h2d, 1, 4096},       // 6: instance 3's pixels through the host
+      {2, 0, K::tile, 1.6, 1.65, 0, C::d2d, 1, 4096},      // 7: staging to the atlas
+      {3, 3, K::step, 0.0, 1.1, 1},                        // 8
+      {2, 2, K::tile, 1.3, 1.35, 1, C::d2d, 0, 4096},      // 9: array to outbox on GPU 1
+      {4, 4, K::step, 0.0, 1.0, 1},                        // 10
+      {4, 4, K::exchange, 0.2, 0.3, 1},                    // 11: the split engine's, no direction
+      {3, 3, K::tile, 1.25, 1.3, 1, C::d2h, 0, 4096},      // 12: array to pinned on GPU 1
+  };
   TimelineRows rows;
   rows.build(bars);
-  ASSERT_EQ(rows.count(), 6);  // streams 0, 1, GPU 0's halo lane, stream 2, GPU 1's halo and D2H lanes
+  // GPU 0: streams 0, 1, then D2H, H2D, D2D, peer; GPU 1: streams 2, 3, 4, then D2H, D2D, peer.
+  const std::vector<std::pair<int, Lane>> expected = {
+      {0, Lane::none}, {0, Lane::none}, {0, Lane::d2h},  {0, Lane::h2d}, {0, Lane::d2d}, {0, Lane::peer},
+      {1, Lane::none}, {1, Lane::none}, {1, Lane::none}, {1, Lane::d2h}, {1, Lane::d2d}, {1, Lane::peer}};
+  ASSERT_EQ(rows.count(), static_cast<int>(expected.size()));
+  for (int r = 0; r < rows.count(); ++r) {
+    EXPECT_EQ(rows.device(r), expected[static_cast<std::size_t>(r)].first) << "row " << r;
+    EXPECT_EQ(rows.lane(r), expected[static_cast<std::size_t>(r)].second) << "row " << r;
+  }
   EXPECT_EQ(rows.row_of(0), 0);
   EXPECT_EQ(rows.row_of(1), 1);
-  EXPECT_EQ(rows.lane(2), Lane::halo_in);
-  EXPECT_EQ(rows.row_of(2), 3);
-  EXPECT_EQ(rows.lane(4), Lane::halo_in);
-  EXPECT_EQ(rows.lane(5), Lane::to_host);
-  EXPECT_EQ(rows.row_of(bars[1]), 2);  // both of GPU 0's exchanges on its one halo lane
-  EXPECT_EQ(rows.row_of(bars[3]), 2);
-  EXPECT_EQ(rows.row_of(bars[5]), 4);
-  EXPECT_EQ(rows.row_of(bars[6]), 5);
-  EXPECT_EQ(rows.only_instance(2), -1);
+  EXPECT_EQ(rows.row_of(2), 6);
+  EXPECT_EQ(rows.row_of(4), 8);
   ASSERT_EQ(rows.groups().size(), 2u);
-  EXPECT_EQ(rows.groups()[1].first_row, 3);  // GPU 1's header before stream 2, after GPU 0's lane
+  EXPECT_EQ(rows.groups()[1].first_row, 6);  // GPU 1's header after GPU 0's copy lanes
+  EXPECT_EQ(rows.lines(), 14);
+  // Each copy on its GPU's lane for its direction; two copies of one direction share it.
+  EXPECT_EQ(rows.row_of(bars[5]), 2);    // GPU 0 D2H
+  EXPECT_EQ(rows.row_of(bars[6]), 3);    // GPU 0 H2D
+  EXPECT_EQ(rows.row_of(bars[7]), 4);    // GPU 0 D2D
+  EXPECT_EQ(rows.row_of(bars[0]), 5);    // GPU 0 peer
+  EXPECT_EQ(rows.row_of(bars[2]), 9);    // GPU 1 D2H
+  EXPECT_EQ(rows.row_of(bars[12]), 9);   // GPU 1 D2H, beside the snapshot
+  EXPECT_EQ(rows.row_of(bars[9]), 10);   // GPU 1 D2D
+  EXPECT_EQ(rows.row_of(bars[11]), 11);  // GPU 1 peer: the halo exchange, by its kind
+  EXPECT_EQ(rows.only_instance(9), -1);
+  EXPECT_STREQ(timeline_lane_label(rows.lane(2)), "D2H");
+  EXPECT_STREQ(timeline_lane_label(rows.lane(3)), "H2D");
+  EXPECT_STREQ(timeline_lane_label(rows.lane(4)), "D2D");
+  EXPECT_STREQ(timeline_lane_label(rows.lane(5)), "peer");
+  EXPECT_STREQ(timeline_lane_label(rows.lane(0)), "");
+
   TimelineGeometry g;
   g.x0 = 0;
   g.y0 = 0;
-  g.width = 100;
+  g.width = 200;
   g.row_height = 10;
   g.row_gap = 0;
-  g.axis = timeline_axis(1.0, 5);
-  EXPECT_EQ(bar_at(bars, rows, g, 35, 35), 3)
-      << "GPU 0's halo lane on line 3 (after its header): the later exchange";
-  EXPECT_EQ(bar_at(bars, rows, g, 30, 15), 0) << "stream 0's row holds its step only";
-  EXPECT_EQ(bar_at(bars, rows, g, 80, 75), 6) << "GPU 1's D2H lane, line 7";
-  EXPECT_EQ(bar_at(bars, rows, g, 30, 75), -1);
-  EXPECT_EQ(rows.lines(), 8);
+  g.axis = timeline_axis(2.0, 5);
+  ASSERT_DOUBLE_EQ(g.axis.end_ms, 2.0);
+  // The peer copy on GPU 0's peer lane (row 5, line 6 under GPU 0's header), 1.5 to 1.6 ms.
+  const Rect peer = g.bar_rect(bars[0], rows.line(rows.row_of(bars[0])));
+  EXPECT_FLOAT_EQ(peer.x0, 150);
+  EXPECT_FLOAT_EQ(peer.x1, 160);
+  EXPECT_FLOAT_EQ(peer.y0, 60);
+  EXPECT_EQ(bar_at(bars, rows, g, 155, 65), 0);
+  EXPECT_EQ(bar_at(bars, rows, g, 162, 65), -1);  // past its end: nothing there
+  EXPECT_EQ(bar_at(bars, rows, g, 162, 55), 7) << "GPU 0's D2D lane on line 5: staging to the atlas";
+  EXPECT_EQ(bar_at(bars, rows, g, 25, 135), 11) << "GPU 1's peer lane on line 13: the exchange";
+  EXPECT_EQ(bar_at(bars, rows, g, 25, 85), 4) << "stream 2's row holds its step only";
+  EXPECT_EQ(bar_at(bars, rows, g, 128, 115), 12)
+      << "GPU 1's D2H lane (line 11): the tile's copy before the snapshot";
+  EXPECT_EQ(bar_at(bars, rows, g, 135, 115), 2);
+}
+
+// Lanes come and go with the copies: a frame without copies has stream rows only, a GPU without a
+// copy of a direction has no lane for it, and a rebuild drops the lanes of the frame before.
+TEST(Timeline, OnlyTheDirectionsAFrameCopiesInHaveLanes) {
+  using K = TimelineBar::Kind;
+  using C = TimelineBar::Copy;
+  using Lane = TimelineRows::Lane;
+  const std::vector<TimelineBar> kernels = {{0, 0, K::step, 0.0, 1.0, 0},
+                                            {0, 0, K::summary, 1.0, 1.1, 0},
+                                            {0, 0, K::display, 1.1, 1.3, 0},
+                                            {1, 1, K::step, 0.0, 0.5, 1}};
+  TimelineRows rows;
+  rows.build(kernels);
+  ASSERT_EQ(rows.count(), 2);
+  for (int r = 0; r < rows.count(); ++r) EXPECT_EQ(rows.lane(r), Lane::none);
+  std::vector<TimelineBar> with_copy = kernels;
+  with_copy.push_back({1, 1, K::snapshot, 0.5, 0.7, 1, C::d2h, -1, 1024});
+  rows.build(with_copy);
+  ASSERT_EQ(rows.count(), 3);  // GPU 0 none, GPU 1 its D2H lane only
+  EXPECT_EQ(rows.lane(2), Lane::d2h);
+  EXPECT_EQ(rows.device(2), 1);
+  rows.build(kernels);
+  EXPECT_EQ(rows.count(), 2);
+  EXPECT_EQ(rows.lines(), 4);
+}
+
+// Kernels keep their stream's row whatever their kind: a bar without a copy direction is on a
+// lane only when it is a halo exchange (which the split engine times with no direction). A split
+// band's snapshot (a conversion kernel and the copy to the host, timed together) and a one-GPU
+// snapshot's staging kernel stay on their rows.
+TEST(Timeline, AKernelNeverLandsOnACopyLane) {
+  using K = TimelineBar::Kind;
+  using Lane = TimelineRows::Lane;
+  for (const K kind : {K::step, K::display, K::summary, K::snapshot, K::tile, K::handoff}) {
+    const std::vector<TimelineBar> bars = {{0, 0, K::step, 0.0, 1.0, 0}, {0, 0, kind, 1.0, 1.2, 0}};
+    EXPECT_EQ(TimelineRows::lane_of(bars[1]), Lane::none) << timeline_kind_name(kind);
+    TimelineRows rows;
+    rows.build(bars);
+    EXPECT_EQ(rows.count(), 1) << timeline_kind_name(kind);
+    EXPECT_EQ(rows.row_of(bars[1]), rows.row_of(0)) << timeline_kind_name(kind);
+  }
+  EXPECT_EQ(TimelineRows::lane_of({0, 0, K::exchange, 0.0, 1.0, 0}), Lane::peer);
   EXPECT_STREQ(timeline_kind_name(K::exchange), "exchange");
-  EXPECT_STREQ(timeline_kind_name(K::snapshot), "snapshot");
+  EXPECT_STREQ(timeline_kind_name(K::tile), "tile copy");
+  EXPECT_STREQ(timeline_kind_name(K::handoff), "handoff");
 }
 
 // A GPU's counter lanes go after its copy lanes, before the next GPU's rows.
 TEST(Timeline, CounterLanesGoUnderTheirGpusRowsAfterItsCopyLanes) {
   using K = TimelineBar::Kind;
+  using C = TimelineBar::Copy;
   using Lane = TimelineRows::Lane;
-  const std::vector<TimelineBar> bars = {
-      {0, 0, K::step, 0.0, 1.0, 0}, {0, 0, K::exchange, 0.2, 0.4, 0}, {1, 1, K::step, 0.0, 0.5, 1}};
+  const std::vector<TimelineBar> bars = {{0, 0, K::step, 0.0, 1.0, 0},
+                                         {0, 0, K::exchange, 0.2, 0.4, 0},
+                                         {0, 0, K::handoff, 1.0, 1.01, 0, C::d2h, -1, 8},
+                                         {1, 1, K::step, 0.0, 0.5, 1}};
   std::vector<PanelModel::CounterLane> lanes(3);
   lanes[0].gpu = 0;
   lanes[1].gpu = 1;
   lanes[2].gpu = 0;
   TimelineRows rows;
   rows.build(bars, lanes);
-  ASSERT_EQ(rows.count(), 6);  // stream 0, GPU 0 halo, GPU 0 counters 0 and 2, stream 1, GPU 1 counter 1
-  EXPECT_EQ(rows.lane(1), Lane::halo_in);
-  EXPECT_EQ(rows.lane(2), Lane::counter);
-  EXPECT_EQ(rows.counter(2), 0);
-  EXPECT_EQ(rows.counter(3), 2);
-  EXPECT_EQ(rows.row_of(1), 4);
-  EXPECT_EQ(rows.counter(5), 1);
+  ASSERT_EQ(rows.count(), 7);  // stream 0, GPU 0 D2H and peer, its counters 0 and 2, stream 1, counter 1
+  EXPECT_EQ(rows.lane(1), Lane::d2h);
+  EXPECT_EQ(rows.lane(2), Lane::peer);
+  EXPECT_EQ(rows.lane(3), Lane::counter);
+  EXPECT_EQ(rows.counter(3), 0);
+  EXPECT_EQ(rows.counter(4), 2);
+  EXPECT_EQ(rows.row_of(1), 5);
+  EXPECT_EQ(rows.counter(6), 1);
   ASSERT_EQ(rows.groups().size(), 2u);
-  EXPECT_EQ(rows.groups()[1].first_row, 4);
+  EXPECT_EQ(rows.groups()[1].first_row, 5);
 }
 
 TEST(Timeline, RowsShrinkToFitBetweenTheLimits) {
