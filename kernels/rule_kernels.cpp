@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/rule.hpp"
 #include "core/unique_handle.hpp"
 #include "kernels/cuda_check.hpp"
 #include "kernels/life_kernels.hpp"
@@ -47,16 +48,6 @@ struct LibraryTraits {
   static void destroy(cudaLibrary_t library) noexcept { cudaLibraryUnload(library); }
 };
 using Library = UniqueHandle<cudaLibrary_t, LibraryTraits>;
-
-std::string rule_text(RuleMasks rule) {
-  std::string text = "B";
-  for (int n = 0; n <= 8; ++n)
-    if (rule.birth >> n & 1u) text += static_cast<char>('0' + n);
-  text += "/S";
-  for (int n = 0; n <= 8; ++n)
-    if (rule.survive >> n & 1u) text += static_cast<char>('0' + n);
-  return text;
-}
 
 enum class State { pending, ready, failed };  // pending: queued, or being made
 
@@ -175,7 +166,10 @@ class Cache {
       e.state = made ? State::ready : State::failed;
       if (!made) {
         std::lock_guard failure(status().mutex);
-        status().last_failure = rule_text(e.rule) + " at block shape " + std::to_string(e.shape) + ": " + why;
+        status().last_failure =
+            Rule{static_cast<std::uint16_t>(e.rule.birth), static_cast<std::uint16_t>(e.rule.survive)}
+                .to_string() +
+            " at block shape " + std::to_string(e.shape) + ": " + why;
       } else {
         status().serial.fetch_add(1, std::memory_order_relaxed);
       }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/dl_symbol.hpp"
 #include "kernels/bitpacked_shapes.hpp"
 
 namespace ls::kernels::detail {
@@ -38,12 +39,6 @@ struct Nvrtc {
   std::string why;             // empty: usable
 };
 
-template <typename Fn>
-bool resolve(void* handle, Fn& fn, const char* name) {
-  fn = reinterpret_cast<Fn>(dlsym(handle, name));
-  return fn != nullptr;
-}
-
 // Opened once per process and kept: NVRTC may hold threads and caches of its own until exit.
 const Nvrtc& nvrtc() {
   static const Nvrtc api = [] {
@@ -56,19 +51,20 @@ const Nvrtc& nvrtc() {
           "path): every rule but B3/S23 runs the general bitpacked kernel";
       return a;
     }
-    if (!resolve(a.handle, a.error_string, "nvrtcGetErrorString") ||
-        !resolve(a.handle, a.arch_count, "nvrtcGetNumSupportedArchs") ||
-        !resolve(a.handle, a.archs, "nvrtcGetSupportedArchs") ||
-        !resolve(a.handle, a.create, "nvrtcCreateProgram") ||
-        !resolve(a.handle, a.destroy, "nvrtcDestroyProgram") ||
-        !resolve(a.handle, a.add_name, "nvrtcAddNameExpression") ||
-        !resolve(a.handle, a.compile, "nvrtcCompileProgram") ||
-        !resolve(a.handle, a.lowered_name, "nvrtcGetLoweredName") ||
-        !resolve(a.handle, a.log_size, "nvrtcGetProgramLogSize") ||
-        !resolve(a.handle, a.log, "nvrtcGetProgramLog") ||
-        !resolve(a.handle, a.cubin_size, "nvrtcGetCUBINSize") ||
-        !resolve(a.handle, a.cubin, "nvrtcGetCUBIN") || !resolve(a.handle, a.ptx_size, "nvrtcGetPTXSize") ||
-        !resolve(a.handle, a.ptx, "nvrtcGetPTX")) {
+    if (!resolve_symbol(a.handle, a.error_string, "nvrtcGetErrorString") ||
+        !resolve_symbol(a.handle, a.arch_count, "nvrtcGetNumSupportedArchs") ||
+        !resolve_symbol(a.handle, a.archs, "nvrtcGetSupportedArchs") ||
+        !resolve_symbol(a.handle, a.create, "nvrtcCreateProgram") ||
+        !resolve_symbol(a.handle, a.destroy, "nvrtcDestroyProgram") ||
+        !resolve_symbol(a.handle, a.add_name, "nvrtcAddNameExpression") ||
+        !resolve_symbol(a.handle, a.compile, "nvrtcCompileProgram") ||
+        !resolve_symbol(a.handle, a.lowered_name, "nvrtcGetLoweredName") ||
+        !resolve_symbol(a.handle, a.log_size, "nvrtcGetProgramLogSize") ||
+        !resolve_symbol(a.handle, a.log, "nvrtcGetProgramLog") ||
+        !resolve_symbol(a.handle, a.cubin_size, "nvrtcGetCUBINSize") ||
+        !resolve_symbol(a.handle, a.cubin, "nvrtcGetCUBIN") ||
+        !resolve_symbol(a.handle, a.ptx_size, "nvrtcGetPTXSize") ||
+        !resolve_symbol(a.handle, a.ptx, "nvrtcGetPTX")) {
       a.why = "this NVRTC lacks an entry point lifestreams calls (CUDA 11.2 or later has them all)";
       return a;
     }

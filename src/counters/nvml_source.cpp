@@ -7,6 +7,8 @@
 
 #include <utility>
 
+#include "core/dl_symbol.hpp"
+
 namespace ls::counters {
 
 namespace {
@@ -38,16 +40,6 @@ struct NvmlSource::Api {
   }
 };
 
-namespace {
-
-template <typename Fn>
-bool resolve(void* handle, Fn& fn, const char* name) {
-  fn = reinterpret_cast<Fn>(dlsym(handle, name));
-  return fn != nullptr;
-}
-
-}  // namespace
-
 std::unique_ptr<NvmlSource> NvmlSource::open(const std::vector<NvmlGpu>& gpus, std::string& why) {
   auto api = std::make_unique<Api>();
   api->handle = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -55,15 +47,15 @@ std::unique_ptr<NvmlSource> NvmlSource::open(const std::vector<NvmlGpu>& gpus, s
     why = "NVML is not installed (libnvidia-ml.so.1 comes with the NVIDIA driver)";
     return nullptr;
   }
-  if (!resolve(api->handle, api->init, "nvmlInit_v2") ||
-      !resolve(api->handle, api->shutdown, "nvmlShutdown") ||
-      !resolve(api->handle, api->by_bus_id, "nvmlDeviceGetHandleByPciBusId_v2") ||
-      !resolve(api->handle, api->clock_info, "nvmlDeviceGetClockInfo") ||
-      !resolve(api->handle, api->power_usage, "nvmlDeviceGetPowerUsage")) {
+  if (!resolve_symbol(api->handle, api->init, "nvmlInit_v2") ||
+      !resolve_symbol(api->handle, api->shutdown, "nvmlShutdown") ||
+      !resolve_symbol(api->handle, api->by_bus_id, "nvmlDeviceGetHandleByPciBusId_v2") ||
+      !resolve_symbol(api->handle, api->clock_info, "nvmlDeviceGetClockInfo") ||
+      !resolve_symbol(api->handle, api->power_usage, "nvmlDeviceGetPowerUsage")) {
     why = "NVML lacks an entry point lifestreams reads (an older driver)";
     return nullptr;
   }
-  resolve(api->handle, api->error_string, "nvmlErrorString");
+  resolve_symbol(api->handle, api->error_string, "nvmlErrorString");
   if (const int rc = api->init(); rc != kNvmlSuccess) {
     why = "NVML did not start: " + api->error(rc);
     return nullptr;

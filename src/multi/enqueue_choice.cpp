@@ -1,6 +1,7 @@
 // enqueue_choice.cpp — implements enqueue_choice.hpp: trials of both ways, the faster kept.
 #include "multi/enqueue_choice.hpp"
 
+#include "core/splitmix.hpp"
 #include "core/stats.hpp"
 
 namespace ls::multi {
@@ -40,12 +41,9 @@ void EnqueueChoice::begin_trial() {
 }
 
 void EnqueueChoice::start_pair() {
-  // xorshift32: which way goes first in each pair, so that a cost that comes every other frame
-  // (a timing period of 2) falls on both ways alike.
-  order_ ^= order_ << 13;
-  order_ ^= order_ >> 17;
-  order_ ^= order_ << 5;
-  trial_threads_ = (order_ & 1u) != 0;
+  // Which way goes first in each pair is drawn, so that a cost that comes every other frame (a
+  // timing period of 2) falls on both ways alike.
+  trial_threads_ = (splitmix64(++pairs_) & 1u) != 0;
 }
 
 void EnqueueChoice::decide() {

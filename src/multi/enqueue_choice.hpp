@@ -51,10 +51,10 @@ class EnqueueChoice {
   bool kept_threads_ = true;
   bool decided_ = false;  // a first trial has ended
   bool trying_ = true;
-  bool trial_threads_ = true;   // the way the next trial (or warm-up) frame uses
-  int warmup_ = kWarmupFrames;  // frames left before the first trial frame
-  int trial_frame_ = 0;         // frames of this trial so far
-  std::uint32_t order_ = 0x2545f491u;
+  bool trial_threads_ = true;       // the way the next trial (or warm-up) frame uses
+  int warmup_ = kWarmupFrames;      // frames left before the first trial frame
+  int trial_frame_ = 0;             // frames of this trial so far
+  std::uint64_t pairs_ = 0;         // pairs begun: drawn from, for the way each goes first
   std::vector<double> threads_ms_;  // this trial's frames, each way
   std::vector<double> caller_ms_;
   int settled_ = 0;  // frames since the last trial ended
