@@ -18,6 +18,7 @@
 #include "core/lattice.hpp"
 #include "kernels/life_kernels.hpp"
 #include "multi/band_partition.hpp"
+#include "multi/exchange_plan.hpp"
 #include "multi/split_tuning.hpp"
 #include "sim/cuda_engine.hpp"
 
@@ -40,8 +41,10 @@ const char* const kFooter =
 
 /// The options of tests and tuning, hidden from --help (docs/bench.md).
 struct TuningArgs {
-  std::optional<std::string> test_bands, bitpacked_shape, split_trim;
+  std::optional<std::string> test_bands, bitpacked_shape, split_trim, split_exchange_every;
   bool split_whole_buffer = false;
+  bool split_edges_first = false;
+  bool split_peer = false;
 };
 
 void add_tuning_options(CLI::App& app, TuningArgs& t) {
@@ -57,6 +60,15 @@ void add_tuning_options(CLI::App& app, TuningArgs& t) {
       ->group("");
   app.add_flag("--split-whole-buffer", t.split_whole_buffer,
                "tuning: split rows step whole bands, then exchange (no overlap)")
+      ->group("");
+  app.add_flag("--split-edges-first", t.split_edges_first,
+               "tuning: split rows step edges first, exchanging after every launch")
+      ->group("");
+  app.add_option("--split-exchange-every", t.split_exchange_every,
+                 "tuning: split rows step whole bands and exchange after every N-th launch (1..16)")
+      ->type_name("N")
+      ->group("");
+  app.add_flag("--split-peer", t.split_peer, "tuning: split rows swap halos by peer copies, never NCCL")
       ->group("");
 }
 
@@ -82,7 +94,18 @@ Tuning parse_tuning(const TuningArgs& t) {
                        std::to_string(multi::kHaloGranularity) + " rows");
     }
   }
-  out.split.overlap = !t.split_whole_buffer;
+  if (t.split_whole_buffer && t.split_edges_first)
+    throw InputError("--split-whole-buffer and --split-edges-first: choose one");
+  if (t.split_whole_buffer) out.split.steps = multi::SplitSteps::whole_buffers;
+  if (t.split_edges_first) out.split.steps = multi::SplitSteps::edges_first;
+  if (t.split_exchange_every) {
+    if (t.split_edges_first)
+      throw InputError(
+          "--split-exchange-every with --split-edges-first: edges first exchange after every launch");
+    out.split.exchange_every = static_cast<int>(
+        parse_whole("--split-exchange-every", *t.split_exchange_every, 1, multi::kMaxExchangeEvery));
+  }
+  out.split.peer_only = t.split_peer;
   return out;
 }
 

@@ -46,8 +46,10 @@ const char* const kFooter =
     "Run under mpirun (or srun); alone it is one rank. The lattice is cut into one band per rank, as\n"
     "run --distributed cuts it; --backend cpu: every rank runs the CPU engine (its halos every 16\n"
     "generations by MPI); cuda: one GPU per rank (local rank modulo the GPUs --devices leaves), halos\n"
-    "by NCCL after every launch. Defaults: GPU bitpacked at 65536x65536, k=16; CPU 1024 and 4096.\n"
-    "A launch (a frame) is k generations on every band and its halo exchange, timed from a barrier to\n"
+    "by NCCL after every launch, or every few launches with halos that deep where launches are short\n"
+    "(docs/multi-gpu.md). Defaults: GPU bitpacked at 65536x65536, k=16; CPU 1024 and 4096.\n"
+    "A launch (a frame) is k generations on every band and its share of the halo exchanges, timed from a "
+    "barrier to\n"
     "the slowest rank's end (median of 7 repeats after a warm-up); cell updates/s is the whole\n"
     "lattice's. Each row is timed twice more: with every exchange timed (exchange us: its mean, on the\n"
     "slowest rank; GPU: between events on the band's stream, so waiting for a late neighbour counts),\n"
@@ -260,12 +262,13 @@ void BenchJob::print_header(const std::string& device) const {
               o_.rule.to_string().c_str(), comm_.size());
   std::printf(
       "distributed: one lattice in %d band%s, one per rank, as run --distributed cuts it. A launch is k\n"
-      "  generations on every band and its halo exchange (%s),\n"
+      "  generations on every band and its share of the halo exchanges (%s),\n"
       "  timed from a barrier to the slowest rank's end, median of %d repeats. cell updates/s: the whole\n"
       "  lattice's. exchange us: one exchange's mean time on the slowest rank; exposed: the share of a\n"
       "  launch that goes when the exchange is left out.\n\n",
       comm_.size(), comm_.size() == 1 ? "" : "s",
-      o_.gpu ? "NCCL, after every launch" : "MPI, every 16 generations", kRepeats);
+      o_.gpu ? "NCCL, after every launch or every few with deeper halos" : "MPI, every 16 generations",
+      kRepeats);
   std::fflush(stdout);
 }
 

@@ -5,18 +5,13 @@
 
 namespace ls::dist {
 
-void nccl_check(ncclResult_t rc, const char* call) {
-  if (rc == ncclSuccess) return;
-  throw NcclError(std::string(call) + ": " + nccl_library().ncclGetErrorString(rc));
-}
-
-NcclComm::NcclComm() { nccl_library(); }
+NcclComm::NcclComm() { multi::nccl_library(); }
 
 NcclComm::~NcclComm() {
   if (!comm_) return;
   // Flushes what is still queued on the communicator, then frees it; errors here have no one left
   // to tell, so the communicator is aborted instead.
-  const NcclLibrary& nccl = nccl_library();
+  const multi::NcclLibrary& nccl = multi::nccl_library();
   if (nccl.ncclCommFinalize(comm_) != ncclSuccess || nccl.ncclCommDestroy(comm_) != ncclSuccess)
     nccl.ncclCommAbort(comm_);
   comm_ = nullptr;
@@ -35,7 +30,7 @@ void NcclComm::init(const ncclUniqueId& id, int ranks, int rank) {
 
 void NcclComm::abort() noexcept {
   if (!comm_) return;
-  nccl_library().ncclCommAbort(comm_);
+  multi::nccl_library().ncclCommAbort(comm_);
   comm_ = nullptr;
 }
 

@@ -1,27 +1,15 @@
 // nccl_comm.hpp — the NCCL communicator of a distributed GPU run (one GPU per rank): the unique id
 // made by rank 0 and sent by MPI_Bcast, ncclCommInitRank on the rank's GPU, and the teardown
-// (ncclCommFinalize + ncclCommDestroy, or ncclCommAbort after a failure); and NCCL's error path
-// (NcclError names the call).
+// (ncclCommFinalize + ncclCommDestroy, or ncclCommAbort after a failure). NCCL's library and error
+// path are multi/nccl_library.hpp's.
 #pragma once
 
 #include <nccl.h>
 
-#include "core/error.hpp"
 #include "dist/band_comm.hpp"
-#include "dist/nccl_library.hpp"
+#include "multi/nccl_library.hpp"
 
 namespace ls::dist {
-
-/// A failed NCCL call: "ncclSend: <ncclGetErrorString>". Exit status 3, after ncclCommAbort and
-/// MPI_Abort.
-class NcclError : public DeviceError {
- public:
-  using DeviceError::DeviceError;
-};
-
-/// Throws NcclError naming `call` unless rc is ncclSuccess.
-void nccl_check(ncclResult_t rc, const char* call);
-#define LS_NCCL_CHECK(call, ...) ::ls::dist::nccl_check(::ls::dist::nccl_library().call(__VA_ARGS__), #call)
 
 class NcclComm {
  public:

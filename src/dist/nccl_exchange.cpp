@@ -2,6 +2,7 @@
 #include "dist/nccl_exchange.hpp"
 
 #include "kernels/cuda_check.hpp"
+#include "multi/nccl_band_exchange.hpp"
 
 namespace ls::dist {
 
@@ -38,19 +39,7 @@ void NcclExchange::exchange(int, int buffer, int rows) {
     marks = &marks_[timed_++];
     marks->start.record(band_.stream);
   }
-  std::byte* base = band_.buffers[static_cast<std::size_t>(buffer)];
-  const std::size_t bytes = row_bytes_ * static_cast<std::size_t>(rows);
-  const auto at = [&](int row) { return base + row_bytes_ * static_cast<std::size_t>(row); };
-  // Every rank queues the same four calls in the same order, so with one or two ranks (the upper
-  // and lower neighbour the same rank, or this one) the i-th send to a peer still meets the i-th
-  // receive from it: first rows go up into the upper neighbour's lower halo, last rows go down into
-  // the lower neighbour's upper halo.
-  LS_NCCL_CHECK(ncclGroupStart);
-  LS_NCCL_CHECK(ncclSend, at(halo_), bytes, ncclUint8, upper_, comm_.get(), band_.stream);
-  LS_NCCL_CHECK(ncclRecv, at(halo_ + band_.rows), bytes, ncclUint8, lower_, comm_.get(), band_.stream);
-  LS_NCCL_CHECK(ncclSend, at(halo_ + band_.rows - rows), bytes, ncclUint8, lower_, comm_.get(), band_.stream);
-  LS_NCCL_CHECK(ncclRecv, at(halo_ - rows), bytes, ncclUint8, upper_, comm_.get(), band_.stream);
-  LS_NCCL_CHECK(ncclGroupEnd);
+  multi::enqueue_halo_swap(comm_.get(), band_, row_bytes_, halo_, buffer, rows, upper_, lower_, band_.stream);
   if (marks) marks->end.record(band_.stream);
 }
 

@@ -9,10 +9,9 @@ namespace ls::multi {
 
 int generations_per_exchange(Variant variant, int k) { return variant_iterates(variant) ? k : 1; }
 
-int halo_rows(Variant variant, int k) {
-  const int g = generations_per_exchange(variant, k);
-  return (g + kHaloGranularity - 1) / kHaloGranularity * kHaloGranularity;
-}
+int halo_holding(int rows) { return (rows + kHaloGranularity - 1) / kHaloGranularity * kHaloGranularity; }
+
+int halo_rows(Variant variant, int k) { return halo_holding(generations_per_exchange(variant, k)); }
 
 int min_band_rows(Variant variant, int k) {
   return std::max(kBandRowGranularity, 2 * generations_per_exchange(variant, k));

@@ -27,6 +27,8 @@ struct Band {
   int rows = 0;
 };
 
+/// `rows` rounded up to a multiple of kHaloGranularity: the halo that holds that many rows.
+int halo_holding(int rows);
 /// Generations one launch of `variant` runs: k for iterate and bitpacked, 1 for the others. This
 /// is also how many halo rows each side an exchange refreshes after every launch.
 int generations_per_exchange(Variant variant, int k);

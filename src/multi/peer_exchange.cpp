@@ -54,8 +54,10 @@ CopyPath path_between(int from_device, int to_device) {
 
 }  // namespace
 
-PeerExchange::PeerExchange(std::vector<BandMemory> bands, std::size_t row_bytes, int halo, int max_rows)
-    : bands_(std::move(bands)),
+PeerExchange::PeerExchange(std::vector<BandMemory> bands, std::size_t row_bytes, int halo, int max_rows,
+                           bool sparse)
+    : sparse_(sparse),
+      bands_(std::move(bands)),
       row_bytes_(row_bytes),
       halo_(halo),
       barrier_(static_cast<int>(bands_.size())) {
@@ -184,6 +186,7 @@ void PeerExchange::pull(int band, int buffer, int rows, bool edges) {
     }
   }
   ev.pulled[static_cast<std::size_t>(buffer)].record(stream);
+  if (sparse_) barrier_.arrive_and_wait();
 }
 
 void PeerExchange::abort() noexcept { barrier_.abort(); }

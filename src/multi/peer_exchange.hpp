@@ -20,8 +20,11 @@ class PeerExchange final : public HaloExchange {
  public:
   /// Enables peer access between neighbouring GPUs where it exists (once per pair; never
   /// disabled) and makes the events (and, without peer access, the pinned staging buffers of
-  /// `max_rows` rows) each band needs. The caller's current device is kept.
-  PeerExchange(std::vector<BandMemory> bands, std::size_t row_bytes, int halo, int max_rows);
+  /// `max_rows` rows) each band needs. The caller's current device is kept. `sparse`: launches
+  /// without an exchange come between exchanges (deep halos), so each exchange also waits until
+  /// every band has recorded its `pulled` (peer_exchange.cpp says why).
+  PeerExchange(std::vector<BandMemory> bands, std::size_t row_bytes, int halo, int max_rows,
+               bool sparse = false);
   ~PeerExchange() override;
 
   void before_write(int band, int buffer) override;
@@ -44,6 +47,7 @@ class PeerExchange final : public HaloExchange {
   /// Makes `stream` wait for the neighbours' `pulled[buffer]` (before a write of that parity).
   void wait_for_neighbours_pulled(int band, int buffer, cudaStream_t stream) const;
   bool edges_ = false;
+  bool sparse_ = false;
   std::vector<BandMemory> bands_;
   std::size_t row_bytes_;
   int halo_;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <variant>
@@ -13,7 +14,12 @@
 #include "kernels/cuda_check.hpp"
 #include "kernels/life_kernels.hpp"
 #include "multi/edge_windows.hpp"
+#include "multi/exchange_plan.hpp"
 #include "multi/peer_exchange.hpp"
+#if defined(LIFESTREAMS_HAVE_NCCL)
+#include "multi/nccl_band_exchange.hpp"
+#include "multi/nccl_library.hpp"
+#endif
 #include "multi/split_band_state.hpp"
 #include "sim/cuda_handles.hpp"
 #include "sim/instance.hpp"
@@ -70,9 +76,9 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
     views.push_back(view);
   }
   if (share)
-    exchange_ = share->make_exchange(std::move(views), row_bytes(), halo_, depth_);
+    exchange_ = share->make_exchange(std::move(views), row_bytes(), halo_, exchanged_rows_);
   else
-    exchange_ = std::make_unique<PeerExchange>(std::move(views), row_bytes(), halo_, depth_);
+    exchange_ = make_exchange(std::move(views));
   if (edges_first_ && !exchange_->sends_edges())
     throw DeviceError("split lattice: the halo exchange cannot send from edge buffers");
   fill(spec.init);
@@ -93,7 +99,6 @@ std::size_t SplitLattice::band_bytes(const Band& band) const {
 void SplitLattice::cut_into_bands(const ProcessShare* share) {
   const int slots = static_cast<int>(workers_.size());
   depth_ = variant_iterates(variant_) ? k_ : 1;
-  // The exchange refreshes depth_ rows each side after every launch; halos are that, rounded.
   bands_ = partition_rows(height_, share ? share->total_bands : slots, variant_, depth_);
   if (share) {
     if (share->first_band < 0 || share->first_band + slots > share->total_bands)
@@ -102,12 +107,9 @@ void SplitLattice::cut_into_bands(const ProcessShare* share) {
     first_band_ = share->first_band;
     partial_ = true;
   }
-  halo_ = halo_rows(variant_, depth_);
 }
 
 void SplitLattice::plan_steps(bool process_share, const SplitTuning& tuning) {
-  // Edges first where every band of this process holds both windows apart from its interior.
-  edges_first_ = !process_share && tuning.overlap;
   exact_interior_ = variant_ == Variant::bitpacked;
   // The slowest band decides the trim (bands differ by a granule at most).
   int thinnest = height_, thickest = 0;
@@ -115,6 +117,13 @@ void SplitLattice::plan_steps(bool process_share, const SplitTuning& tuning) {
     thinnest = std::min(thinnest, bands_[static_cast<std::size_t>(first_band_ + b)].rows);
     thickest = std::max(thickest, bands_[static_cast<std::size_t>(first_band_ + b)].rows);
   }
+  const int g = generations_per_exchange(variant_, depth_);
+  halo_ = halo_rows(variant_, depth_);
+  // Edges first where every band of this process holds both windows apart from its interior, and
+  // its launch is long enough to hide the exchange (exchange_plan.hpp).
+  edges_first_ = !process_share && (tuning.steps == SplitSteps::edges_first ||
+                                    (tuning.steps == SplitSteps::chosen && tuning.exchange_every < 0 &&
+                                     launch_hides_exchange(variant_, width_, thinnest, g)));
   if (tuning.trim_rows >= 0) {
     trim_ = tuning.trim_rows;
   } else if (edges_first_ && variant_ == Variant::bitpacked) {
@@ -127,7 +136,58 @@ void SplitLattice::plan_steps(bool process_share, const SplitTuning& tuning) {
     trim_ = 0;
   window_ = edge_window_rows(halo_, depth_, trim_);
   if (thinnest < window_ - halo_) edges_first_ = false;
-  if (!edges_first_) window_ = trim_ = 0;
+  if (edges_first_) {
+    exchange_every_ = 1;
+  } else {
+    window_ = trim_ = 0;
+    // Whole buffers: NCCL where each band has a GPU of its own (a process share's exchange is its
+    // own: NCCL across processes), halos deep enough for the launches between two exchanges.
+    use_nccl_ = !process_share && !tuning.peer_only && bands_on_distinct_devices() && nccl_loads();
+    if (tuning.exchange_every >= 1) {
+      exchange_every_ = tuning.exchange_every;
+      if (2 * exchange_every_ * g > thinnest)
+        throw InputError(std::to_string(exchange_every_) + " launches per exchange need bands of " +
+                         std::to_string(2 * exchange_every_ * g) + " rows at least; the thinnest has " +
+                         std::to_string(thinnest));
+    } else {
+      const bool nccl = process_share || use_nccl_;
+      exchange_every_ = choose_exchange_every(variant_, width_, thinnest, g,
+                                              nccl ? kNcclExchangeSeconds : kPeerExchangeSeconds);
+    }
+  }
+  exchanged_rows_ = exchange_every_ * g;
+  halo_ = halo_holding(exchanged_rows_);
+}
+
+bool SplitLattice::bands_on_distinct_devices() const {
+  std::set<int> devices;
+  for (std::size_t b = 0; b < workers_.size(); ++b) devices.insert(workers_.device(b));
+  return devices.size() == workers_.size() && workers_.size() > 1;
+}
+
+bool SplitLattice::nccl_loads() {
+#if defined(LIFESTREAMS_HAVE_NCCL)
+  exchange_note_ = nccl_unavailable();
+  return exchange_note_.empty();
+#else
+  exchange_note_ = "built without NCCL";
+  return false;
+#endif
+}
+
+std::unique_ptr<HaloExchange> SplitLattice::make_exchange(std::vector<BandMemory> views) {
+#if defined(LIFESTREAMS_HAVE_NCCL)
+  if (use_nccl_) {
+    try {
+      return std::make_unique<NcclBandExchange>(views, row_bytes(), halo_);
+    } catch (const NcclError& e) {  // communicators that cannot start: peer copies instead
+      exchange_note_ = e.what();
+      use_nccl_ = false;
+    }
+  }
+#endif
+  return std::make_unique<PeerExchange>(std::move(views), row_bytes(), halo_, exchanged_rows_,
+                                        exchange_every_ > 1);
 }
 
 void SplitLattice::check_free_memory() const {

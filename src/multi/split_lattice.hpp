@@ -1,21 +1,27 @@
 // split_lattice.hpp — one W x H lattice held as horizontal bands, one per band slot of a
 // DeviceWorkers (one per GPU; tests put several bands on one GPU). Each band's buffers hold its
 // own rows plus halo rows above and below (band_partition.hpp); the unchanged torus kernels step
-// windows of a band buffer, and a HaloExchange refreshes the halos after every launch.
+// windows of a band buffer, and a HaloExchange refreshes the halos.
 //
-// Edges first: each launch steps the two windows that hold the rows the neighbours need (the
-// band's first and last rows, with the halo above or below) into small edge buffers on a
-// high-priority edge stream, and sends those rows on that stream while the band's interior (its
-// own rows as one window) is stepped on the band's stream; the band's stream then copies the edge
-// rows in and waits for the halos. A window of W rows stepped g generations as a torus of its own
-// is exact in its rows [g, W - g). A bitpacked interior instead steps its own rows from the whole
-// buffer and writes only them, exact, so the edge windows give back only its trim. Bands too thin
-// for the windows, a process's share of a lattice split across processes (its exchange is NCCL's),
-// and every band under SplitTuning::overlap = false step their whole buffer and exchange after it.
-// A bitpacked band's interior may leave a few more own rows to its edge windows (interior_trim) so
-// that its blocks fit the kernel's rounds (edge_windows.hpp); SplitTuning::trim_rows sets it. The
-// split lattice equals the one-GPU lattice cell for cell, generation by generation, whatever the
-// tuning, and its summary (population and the state hash over the whole lattice) is the
+// How a band hides its exchange (exchange_plan.hpp chooses, SplitTuning may force):
+// - Edges first (bands whose launch is long): each launch steps the two windows that hold the rows
+//   the neighbours need (the band's first and last rows, with the halo above or below) into small
+//   edge buffers on a high-priority edge stream, and sends those rows on that stream (peer copies)
+//   while the band's interior (its own rows as one window) is stepped on the band's stream; the
+//   band's stream then copies the edge rows in and waits for the halos. A window of W rows stepped
+//   g generations as a torus of its own is exact in its rows [g, W - g). A bitpacked interior
+//   instead steps its own rows from the whole buffer and writes only them, exact, so the edge
+//   windows give back only its trim. A bitpacked band's interior may leave a few more own rows to
+//   its edge windows (interior_trim) so that its blocks fit the kernel's rounds (edge_windows.hpp).
+// - Whole buffers (short launches, bands too thin for the windows, and a process's share of a
+//   lattice split across processes, whose exchange is NCCL's): each launch steps the whole buffer,
+//   halos included, and every launches_per_exchange()-th launch is followed by an exchange of
+//   m x (generations a launch) rows each side. Garbage enters a buffer at its top and bottom and
+//   moves a row a generation, so the own rows stay exact for as many generations as the halo
+//   holds refreshed rows. Where every band has a GPU of its own and NCCL loads, the exchange is
+//   NCCL's (nccl_band_exchange.hpp), else peer copies (peer_exchange.hpp).
+// The split lattice equals the one-GPU lattice cell for cell, generation by generation, whatever
+// the tuning, and its summary (population and the state hash over the whole lattice) is the
 // one-lattice summary.
 //
 // Its work is in four files: split_lattice.cpp (bands made and released), split_lattice_step.cpp
@@ -30,6 +36,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/engine.hpp"
@@ -83,6 +90,13 @@ class SplitLattice : NonCopyable {
   int halo() const { return halo_; }
   /// Whether the bands step their edges first (see the top of this file).
   bool edges_first() const { return edges_first_; }
+  /// Launches between two exchanges (1 edges first).
+  int launches_per_exchange() const { return exchange_every_; }
+  /// Whether the halos go by NCCL (else by peer copies, or by the process share's exchange).
+  bool exchange_by_nccl() const { return use_nccl_; }
+  /// Why NCCL was not taken where it could have been (not installed, communicators that failed to
+  /// start), else empty.
+  const std::string& exchange_note() const { return exchange_note_; }
   /// Edges first: own rows each side that the interior leaves to the edge windows, chosen so that
   /// the interior's blocks fill the launcher's last round (choose_trim) or as tuned, else 0.
   int interior_trim() const { return trim_; }
@@ -144,8 +158,14 @@ class SplitLattice : NonCopyable {
   // Construction (split_lattice.cpp), in its order.
   /// The launch depth, this process's bands of the partition and their halo.
   void cut_into_bands(const ProcessShare* share);
-  /// Edges first or whole buffers, the edge windows' rows and the interior's trim.
+  /// Edges first or whole buffers, the edge windows' rows and the interior's trim, the launches
+  /// between exchanges, the halo, and whether NCCL will swap it.
   void plan_steps(bool process_share, const SplitTuning& tuning);
+  bool bands_on_distinct_devices() const;
+  /// Whether libnccl loads (exchange_note_ says why not).
+  bool nccl_loads();
+  /// NCCL's exchange where planned and its communicators start, else peer copies.
+  std::unique_ptr<HaloExchange> make_exchange(std::vector<BandMemory> views);
   /// Refuses (InputError, what each device is asked and has free) before anything is allocated.
   void check_free_memory() const;
   /// Band `slot`'s stream, events and memory on its device (current); `view` says where its rows are.
@@ -186,6 +206,11 @@ class SplitLattice : NonCopyable {
   int first_band_ = 0;    // the band slot 0 holds (0 unless a ProcessShare says otherwise)
   bool partial_ = false;  // a ProcessShare: summaries leave out the lattice's hash base
   int halo_ = 16;
+  int exchange_every_ = 1;  // launches between two exchanges
+  int exchanged_rows_ = 1;  // rows each side an exchange refreshes: exchange_every_ x generations
+  int stale_ = 0;           // generations stepped since the halos were refreshed (whole buffers)
+  bool use_nccl_ = false;
+  std::string exchange_note_;
   int window_ = 0;  // rows of each edge window (edges first), else 0
   int trim_ = 0;    // own rows each side the interior leaves to the edge windows (edges first)
   bool edges_first_ = false;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "kernels/cuda_check.hpp"
 #include "kernels/life_kernels.hpp"
@@ -119,35 +120,52 @@ void SplitLattice::step(int generations, const StepHooks& hooks) {
   const bool refresh = halos_stale_;
   const BandHook& before = hooks.before;
   const BandHook& after = hooks.after;
+  // The launches, and which of them an exchange follows: every one edges first; with whole
+  // buffers, the one after which the halos' refreshed rows could not take another full launch.
+  struct Launch {
+    int generations;
+    bool exchange;
+  };
+  std::vector<Launch> launches;
+  int stale = refresh ? 0 : stale_;
+  for (int left = generations; left > 0;) {
+    const int g = std::min(per_exchange, left);
+    stale += g;
+    const bool exchange = edges_first_ || stale + per_exchange > exchanged_rows_;
+    if (exchange) stale = 0;
+    launches.push_back({g, exchange});
+    left -= g;
+  }
   run([&](int band, BandState& s) {
-    bool first = true;  // the first launch's exchange is bracketed
+    bool first = true;  // the first exchange is bracketed
     if (before) before(band, s.stream.get());
     // After a fill or an edit: the halos next to the own rows, before the first launch reads them.
     if (refresh) {
-      exchange_->exchange(band, s.front, per_exchange);
+      exchange_->exchange(band, s.front, exchanged_rows_);
       s.plain_read[static_cast<std::size_t>(s.front)] = true;
     }
-    for (int left = generations; left > 0;) {
-      const int g = std::min(per_exchange, left);
-      // Always per_exchange rows exchanged: the next launch may run the full depth.
-      const StepHooks* marks = first ? &hooks : nullptr;
+    for (const Launch& launch : launches) {
+      const StepHooks* marks = first && launch.exchange ? &hooks : nullptr;
       if (edges_first_) {
-        enqueue_launch_edges_first(s, band, g, per_exchange, marks);
+        // Always per_exchange rows exchanged: the next launch may run the full depth.
+        enqueue_launch_edges_first(s, band, launch.generations, per_exchange, marks);
         s.front = 1 - s.front;
       } else {
         exchange_->before_write(band, 1 - s.front);
-        enqueue_launch(s, g);
+        enqueue_launch(s, launch.generations);
         s.front = 1 - s.front;
-        if (marks && marks->exchange_start) marks->exchange_start(band, s.stream.get());
-        exchange_->exchange(band, s.front, per_exchange);
-        if (marks && marks->exchange_end) marks->exchange_end(band, s.stream.get());
+        if (launch.exchange) {
+          if (marks && marks->exchange_start) marks->exchange_start(band, s.stream.get());
+          exchange_->exchange(band, s.front, exchanged_rows_);
+          if (marks && marks->exchange_end) marks->exchange_end(band, s.stream.get());
+        }
       }
-      first = false;
-      left -= g;
+      if (launch.exchange) first = false;
     }
     if (after) after(band, s.stream.get());
   });
   halos_stale_ = false;
+  stale_ = stale;
   generation_ += static_cast<std::uint64_t>(generations);
 }
 

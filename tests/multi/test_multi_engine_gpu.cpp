@@ -25,6 +25,7 @@
 #include "seen.hpp"
 #include "sim/cuda_engine.hpp"
 #include "sim/cuda_handles.hpp"
+#include "split_fixtures.hpp"
 
 namespace ls::multi {
 namespace {
@@ -36,17 +37,6 @@ class MultiEngineGpuTest : public ::testing::Test {
     if (cuda_device_count(&why) == 0) GTEST_SKIP() << "needs a CUDA device: " << why;
   }
 };
-
-std::string difference(const Lattice& got, const Lattice& want) {
-  if (got.width() != want.width() || got.height() != want.height()) return "sizes differ";
-  long long differing = 0;
-  std::string first;
-  for (int y = 0; y < want.height(); ++y)
-    for (int x = 0; x < want.width(); ++x)
-      if (got.get(x, y) != want.get(x, y) && differing++ == 0)
-        first = std::to_string(x) + ", " + std::to_string(y);
-  return differing == 0 ? std::string() : std::to_string(differing) + " cells differ; first: " + first;
-}
 
 /// Slots on `devices` (a device may repeat: RepeatedDevicesForTests), each a CudaEngine made
 /// with its device current, which the slot's thread makes current once (per_slot_threads) or the
@@ -76,14 +66,6 @@ std::vector<std::vector<int>> slot_layouts() {
   if (cuda_device_count() >= 2) out.push_back({0, 1});
   if (cuda_device_count() >= 4) out.push_back({0, 1, 2, 3});
   return out;
-}
-
-/// A random Life-like rule (birth never on 0 neighbours, so soups do not flash).
-Rule random_rule(std::mt19937_64& rng) {
-  Rule r;
-  r.birth = static_cast<std::uint16_t>(rng() & 0x1feu);
-  r.survive = static_cast<std::uint16_t>(rng() & 0x1ffu);
-  return r;
 }
 
 // Random soups of every variant (two each, random rules and k) step while instances move back and

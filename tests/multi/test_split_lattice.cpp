@@ -20,67 +20,10 @@
 #include "multi/split_engine.hpp"
 #include "multi/split_lattice.hpp"
 #include "sim/cuda_engine.hpp"
+#include "split_fixtures.hpp"
 
 namespace ls::multi {
 namespace {
-
-class SplitLatticeTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string why;
-    if (cuda_device_count(&why) == 0) GTEST_SKIP() << "needs a CUDA device: " << why;
-  }
-};
-
-/// The band layouts each test runs on: 2, 3 and 4 bands of device 0, and bands over two distinct
-/// devices (alternating) when there are two.
-std::vector<std::vector<int>> band_layouts() {
-  std::vector<std::vector<int>> out = {{0, 0}, {0, 0, 0}, {0, 0, 0, 0}};
-  if (cuda_device_count() >= 2) {
-    out.push_back({0, 1});
-    out.push_back({0, 1, 0});
-    out.push_back({0, 1, 0, 1});
-  }
-  return out;
-}
-
-std::string name_of(const std::vector<int>& devices) {
-  std::string s = "bands on devices";
-  for (const int d : devices) {
-    s += ' ';
-    s += std::to_string(d);
-  }
-  return s;
-}
-
-std::string difference(const Lattice& got, const Lattice& want) {
-  long long differing = 0;
-  std::string first;
-  for (int y = 0; y < want.height(); ++y)
-    for (int x = 0; x < want.width(); ++x)
-      if (got.get(x, y) != want.get(x, y) && differing++ == 0)
-        first = std::to_string(x) + ", " + std::to_string(y);
-  return differing == 0 ? std::string() : std::to_string(differing) + " cells differ; first " + first;
-}
-
-Rule random_rule(std::mt19937_64& rng) {
-  Rule r;
-  r.birth = static_cast<std::uint16_t>(rng() & 0x1feu);  // no B0: the torus would flash
-  r.survive = static_cast<std::uint16_t>(rng() & 0x1ffu);
-  return r;
-}
-
-InstanceSpec soup(int w, int h, Variant v, int k, const Rule& rule, std::uint64_t seed,
-                  double density = 0.3) {
-  InstanceSpec s;
-  s.width = w;
-  s.height = h;
-  s.variant = v;
-  s.generations_per_launch = k;
-  s.rule = rule;
-  s.init = RandomInit{density, seed};
-  return s;
-}
 
 // Both ways of stepping a band (edges first, and the whole buffer then the exchange), each band
 // layout, every variant and several k, band heights that differ between bands.
@@ -89,7 +32,8 @@ TEST_F(SplitLatticeTest, EveryVariantSplitIntoBandsEqualsTheCpuReferenceOnSoupsA
   int edges_first = 0, whole = 0;
   for (const bool whole_buffer : {false, true})
     for (const auto& devices : band_layouts()) {
-      SplitEngine engine(devices, SplitTuning{.overlap = !whole_buffer});
+      SplitEngine engine(
+          devices, SplitTuning{.steps = whole_buffer ? SplitSteps::whole_buffers : SplitSteps::edges_first});
       for (const Variant v : kAllVariants) {
         const std::vector<int> ks =
             variant_iterates(v) ? std::vector<int>{1, 5, 16, 33} : std::vector<int>{1};
@@ -130,7 +74,7 @@ TEST_F(SplitLatticeTest, EveryVariantSplitIntoBandsEqualsTheCpuReferenceOnSoupsA
 TEST_F(SplitLatticeTest, BandsAtTheEdgesFirstMinimumStayExact) {
   std::mt19937_64 rng(31);
   for (const auto& devices : band_layouts()) {
-    SplitEngine engine(devices);
+    SplitEngine engine(devices, SplitTuning{.steps = SplitSteps::edges_first});
     const int n = static_cast<int>(devices.size());
     for (const int band_rows : {32, 64, 96}) {
       for (const int k : {1, 2, 15, 16}) {
@@ -161,7 +105,7 @@ TEST_F(SplitLatticeTest, TrimmedInteriorsStayExact) {
   for (const auto& devices : band_layouts()) {
     const int n = static_cast<int>(devices.size());
     for (const int trim : {16, 48, 96}) {
-      SplitEngine engine(devices, SplitTuning{.trim_rows = trim});
+      SplitEngine engine(devices, SplitTuning{.trim_rows = trim, .steps = SplitSteps::edges_first});
       for (const Variant v : kAllVariants) {
         const std::vector<int> ks =
             variant_iterates(v) ? std::vector<int>{1, 5, 16, 33} : std::vector<int>{1};
@@ -197,7 +141,7 @@ TEST_F(SplitLatticeTest, TrimmedInteriorsStayExact) {
 TEST_F(SplitLatticeTest, WholeBandsSteppedWithoutOverlapTakeNoTrimAndStayExact) {
   std::mt19937_64 rng(53);
   for (const auto& devices : band_layouts()) {
-    SplitEngine engine(devices, SplitTuning{.trim_rows = 16, .overlap = false});
+    SplitEngine engine(devices, SplitTuning{.trim_rows = 16, .steps = SplitSteps::whole_buffers});
     const int rows = 256 * static_cast<int>(devices.size());
     const InstanceSpec spec = soup(128, rows, Variant::bitpacked, 8, Rule::life(), rng());
     engine.add(spec);
@@ -355,7 +299,8 @@ TEST_F(SplitLatticeTest, CellEditsNearBandEdgesReachTheNeighboursHalos) {
 // band's. Timing changes no cell: the hash equals the one-GPU engine's.
 TEST_F(SplitLatticeTest, TimedFramesGiveOneBarPerBandAndChangeNoState) {
   for (const auto& devices : band_layouts()) {
-    SplitEngine split(devices);
+    // Edges first: every launch exchanges, so every timed frame brackets one exchange a band.
+    SplitEngine split(devices, SplitTuning{.steps = SplitSteps::edges_first});
     sim::CudaEngine ref(0);
     const InstanceSpec a = soup(512, 512, Variant::bitpacked, 8, Rule::life(), 5);
     const InstanceSpec b = soup(256, 1024, Variant::shared, 1, Rule::life(), 6);
@@ -444,7 +389,7 @@ TEST_F(SplitLatticeTest, TimedFramesGiveOneBarPerBandAndChangeNoState) {
 // every band's row, after the band's step (they follow it on the band's stream), counted busy.
 TEST_F(SplitLatticeTest, SummariesAndSnapshotsOfATimedFrameShowOnEveryBandsRow) {
   for (const auto& devices : band_layouts()) {
-    SplitEngine split(devices);
+    SplitEngine split(devices, SplitTuning{.steps = SplitSteps::edges_first});
     split.add(soup(512, 512, Variant::bitpacked, 16, Rule::life(), 9));
     split.set_timing_period(2);
     for (int f = 0; f < 2; ++f) {
@@ -489,7 +434,7 @@ TEST_F(SplitLatticeTest, SummariesAndSnapshotsOfATimedFrameShowOnEveryBandsRow) 
 
 TEST_F(SplitLatticeTest, BandsOnDistinctGpusCopyPeerToPeerOrThroughHostMemory) {
   if (cuda_device_count() < 2) GTEST_SKIP() << "needs two CUDA devices";
-  SplitEngine engine({0, 1});
+  SplitEngine engine({0, 1}, SplitTuning{.peer_only = true});
   engine.add(soup(256, 256, Variant::bitpacked, 16, Rule::life(), 9));
   auto& ex = dynamic_cast<PeerExchange&>(engine.lattice(0).exchange());
   const CopyPath p = ex.path(0, 1);

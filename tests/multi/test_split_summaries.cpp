@@ -53,7 +53,9 @@ TEST(SplitSummaries, ALargeSplitLatticesSummariesArePacedByTheirCostAndExact) {
   EXPECT_EQ(s.summary_every, summary_every(s.summary_ms, s.step_ms.mean));
   EXPECT_GT(s.summary_every, 1);
   EXPECT_GE(summaries, 2);
-  EXPECT_LE(summaries, kFrames / s.summary_every + 2) << summaries << " summaries";
+  // Within a quarter of what the final pacing gives: the step's mean moves as launches with and
+  // without a halo exchange come and go (deep halos, exchange_plan.hpp), and the pacing with it.
+  EXPECT_LE(summaries, kFrames * 5 / (4 * s.summary_every) + 2) << summaries << " summaries";
 
   // A blocking summary between frames (a script's expect-hash) leaves the pacing as it was: the
   // paced summaries still come after it.

@@ -1,13 +1,14 @@
 // nccl_library.cpp — implements nccl_library.hpp.
-#include "dist/nccl_library.hpp"
+#include "multi/nccl_library.hpp"
 
 #include <dlfcn.h>
 
 #include <string>
+#include <variant>
 
-#include "dist/nccl_comm.hpp"
+#include "core/dl_symbol.hpp"
 
-namespace ls::dist {
+namespace ls::multi {
 namespace {
 
 constexpr const char* kLibraryFile = "libnccl.so.2";
@@ -19,10 +20,9 @@ std::string loader_reason() {
 
 template <typename Fn>
 void resolve(void* handle, Fn& fn, const char* name) {
-  fn = reinterpret_cast<Fn>(dlsym(handle, name));
-  if (!fn)
+  if (!resolve_symbol(handle, fn, name))
     throw NcclError(std::string("NCCL: ") + kLibraryFile + " has no " + name + " (" + loader_reason() +
-                    "); a distributed GPU run needs NCCL 2.14 or later");
+                    "); lifestreams needs NCCL 2.14 or later");
 }
 
 NcclLibrary open_library() {
@@ -30,12 +30,13 @@ NcclLibrary open_library() {
   if (!handle)
     throw NcclError(std::string("NCCL is not installed: cannot load ") + kLibraryFile + " (" +
                     loader_reason() +
-                    "); a distributed GPU run needs it (NVIDIA's libnccl2 package, or the CUDA "
-                    "installation's lib folder on LD_LIBRARY_PATH); --backend cpu runs without it");
+                    "); NVIDIA's libnccl2 package, or the CUDA installation's lib folder on "
+                    "LD_LIBRARY_PATH, provides it");
   NcclLibrary lib;
   resolve(handle, lib.ncclGetErrorString, "ncclGetErrorString");
   resolve(handle, lib.ncclGetUniqueId, "ncclGetUniqueId");
   resolve(handle, lib.ncclCommInitRank, "ncclCommInitRank");
+  resolve(handle, lib.ncclCommInitAll, "ncclCommInitAll");
   resolve(handle, lib.ncclCommFinalize, "ncclCommFinalize");
   resolve(handle, lib.ncclCommDestroy, "ncclCommDestroy");
   resolve(handle, lib.ncclCommAbort, "ncclCommAbort");
@@ -47,11 +48,33 @@ NcclLibrary open_library() {
   return lib;
 }
 
-}  // namespace
-
-const NcclLibrary& nccl_library() {
-  static const NcclLibrary lib = open_library();
+/// The library, or why it cannot be had; opened once.
+const std::variant<NcclLibrary, std::string>& opened() {
+  static const std::variant<NcclLibrary, std::string> lib = []() -> std::variant<NcclLibrary, std::string> {
+    try {
+      return open_library();
+    } catch (const NcclError& e) {
+      return std::string(e.what());
+    }
+  }();
   return lib;
 }
 
-}  // namespace ls::dist
+}  // namespace
+
+const NcclLibrary& nccl_library() {
+  if (const auto* why = std::get_if<std::string>(&opened())) throw NcclError(*why);
+  return std::get<NcclLibrary>(opened());
+}
+
+std::string nccl_unavailable() {
+  const auto* why = std::get_if<std::string>(&opened());
+  return why ? *why : std::string();
+}
+
+void nccl_check(ncclResult_t rc, const char* call) {
+  if (rc == ncclSuccess) return;
+  throw NcclError(std::string(call) + ": " + nccl_library().ncclGetErrorString(rc));
+}
+
+}  // namespace ls::multi
