@@ -9,6 +9,7 @@
 #include "sim/frame_launch.hpp"
 #include "sim/instance.hpp"
 #include "sim/summary_ring.hpp"
+#include "sim/timing_ring.hpp"
 
 namespace ls::sim {
 
@@ -50,15 +51,15 @@ void FrameGraphCache::enqueue_branches(const InstanceList& instances, int genera
       // The summary reads the state as it was when it was asked for: before this frame's steps.
       std::uint64_t* stamps = work[i].step_stamps;
       const bool summary = work[i].summary_words || work[i].summary_slot >= 0;
-      if (stamps && summary) kernels::launch_stamp(stamps + 4, branch);  // ends at the step's start
+      if (stamps && summary) kernels::launch_stamp(stamps + kSummaryStart, branch);  // ends at the step's start
       if (work[i].summary_words)
         kernels::launch_summary_onto(inst.layout(), inst.front, inst.width, inst.height,
                                      work[i].summary_words, branch);
       else if (work[i].summary_slot >= 0)
         SummaryRequests::enqueue_summary(inst, static_cast<std::size_t>(work[i].summary_slot), branch);
-      if (stamps) kernels::launch_stamp(stamps, branch);
+      if (stamps) kernels::launch_stamp(stamps + kStepStart, branch);
       enqueue_generations(inst, generations, branch, side_by_side);
-      if (stamps) kernels::launch_stamp(stamps + 1, branch);
+      if (stamps) kernels::launch_stamp(stamps + kStepEnd, branch);
     }
     instances[first]->order.record(branch);
     CUDA_CHECK(cudaStreamWaitEvent(frame_stream, instances[first]->order.get(), 0));

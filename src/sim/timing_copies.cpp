@@ -21,7 +21,7 @@ void TimingRing::staged_snapshot(Instance& inst, const CopyWhat& what, cudaStrea
   SnapshotParts& parts = slot.snapshot_parts;
   if (parts.staged_recorded) return;
   if (std::uint64_t* stamps = graph_stamps(inst)) {
-    kernels::launch_stamp(stamps + 7, stream);
+    kernels::launch_stamp(stamps + kSnapshotStaged, stream);
   } else {
     if (!parts.staged) parts.staged = cuda::Event(cuda::Event::Create{});
     parts.staged.record(stream);

@@ -107,7 +107,7 @@ std::uint64_t* TimingRing::claim_display_stamps(Instance& inst) {
   if (slot.frame != frame_count_ - 1 || slot.display.begun) return nullptr;
   slot.display.begun = slot.display.ended = true;
   record.display_claimed = true;
-  return stamps_of(static_cast<std::size_t>(s)) + 1 + kStampsPerInstance * slot.stamp_index + 2;
+  return stamps_of(static_cast<std::size_t>(s)) + 1 + kStampsPerInstance * slot.stamp_index + kDisplayStart;
 }
 
 void TimingRing::end_graph_display(cudaStream_t stream) {
@@ -179,7 +179,7 @@ bool TimingRing::begin_snapshot(Instance& inst, cudaStream_t stream) const {
   if (std::uint64_t* stamps = graph_stamps(inst)) {
     Bracket& b = inst.timing.slots[static_cast<std::size_t>(current_timed_slot())].snapshot;
     if (b.begun) return false;
-    kernels::launch_stamp(stamps + 5, stream);
+    kernels::launch_stamp(stamps + kSnapshotStart, stream);
     b.begun = true;
     return true;
   }
@@ -194,7 +194,7 @@ void TimingRing::end_snapshot(Instance& inst, cudaStream_t stream) const {
   if (std::uint64_t* stamps = graph_stamps(inst)) {
     Bracket& b = inst.timing.slots[static_cast<std::size_t>(current_timed_slot())].snapshot;
     if (!b.begun || b.ended) return;
-    kernels::launch_stamp(stamps + 6, stream);
+    kernels::launch_stamp(stamps + kSnapshotEnd, stream);
     b.ended = true;
     return;
   }
@@ -330,12 +330,12 @@ bool TimingRing::read_graph_frame(const InstanceList& instances, std::size_t s) 
     const TimingSlot& slot = instances[i]->timing.slots[s];
     if (slot.frame != record.frame) continue;
     const std::size_t at = 1 + kStampsPerInstance * slot.stamp_index;
-    bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::step, ms(at), ms(at + 1)});
-    busy += ms(at + 1) - ms(at);
+    bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::step, ms(at + kStepStart), ms(at + kStepEnd)});
+    busy += ms(at + kStepEnd) - ms(at + kStepStart);
     // The summary in the instance's branch ends where its step starts (step_stamps).
     if (slot.graph_summary) {
-      bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::summary, ms(at + 4), ms(at)});
-      busy += ms(at) - ms(at + 4);
+      bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::summary, ms(at + kSummaryStart), ms(at + kStepStart)});
+      busy += ms(at + kStepStart) - ms(at + kSummaryStart);
     }
     // A snapshot runs outside the frame's graphs: its stamps are written once its copy is done.
     // Its copy to the host starts when its staging has ended and the snapshot stream has copied
@@ -344,22 +344,22 @@ bool TimingRing::read_graph_frame(const InstanceList& instances, std::size_t s) 
       if (!event_done(instances[i]->snapshot.copied.get())) return false;
       const SnapshotParts& parts = slot.snapshot_parts;
       if (parts.staged_recorded) {
-        const double copying = std::max(ms(at + 7), snapshot_copy_end);
+        const double copying = std::max(ms(at + kSnapshotStaged), snapshot_copy_end);
         const std::uint64_t staged_bytes = parts.staging == TimelineBar::Copy::none ? 0 : parts.bytes;
-        bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::snapshot, ms(at + 5), ms(at + 7), -1,
+        bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::snapshot, ms(at + kSnapshotStart), ms(at + kSnapshotStaged), -1,
                         parts.staging, -1, staged_bytes});
-        bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::snapshot, copying, ms(at + 6), -1,
+        bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::snapshot, copying, ms(at + kSnapshotEnd), -1,
                         TimelineBar::Copy::d2h, -1, parts.bytes});
-        busy += (ms(at + 7) - ms(at + 5)) + (ms(at + 6) - copying);
+        busy += (ms(at + kSnapshotStaged) - ms(at + kSnapshotStart)) + (ms(at + kSnapshotEnd) - copying);
       } else {
-        bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::snapshot, ms(at + 5), ms(at + 6)});
-        busy += ms(at + 6) - ms(at + 5);
+        bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::snapshot, ms(at + kSnapshotStart), ms(at + kSnapshotEnd)});
+        busy += ms(at + kSnapshotEnd) - ms(at + kSnapshotStart);
       }
-      snapshot_copy_end = ms(at + 6);
+      snapshot_copy_end = ms(at + kSnapshotEnd);
     }
     if (display && slot.display.complete()) {
-      bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::display, ms(at + 2), ms(at + 3)});
-      busy += ms(at + 3) - ms(at + 2);
+      bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::display, ms(at + kDisplayStart), ms(at + kDisplayEnd)});
+      busy += ms(at + kDisplayEnd) - ms(at + kDisplayStart);
     }
   }
   publish(instances, s, std::move(bars), busy);

@@ -20,10 +20,21 @@ struct Instance;
 
 /// Frames of timing events each instance keeps: reading them a frame or two late never waits.
 inline constexpr std::size_t kTimingRing = 4;
-/// Stream mode graph: each instance's stamps in a timed frame: step start and end, display start
-/// and end, summary start (its end is the step's start: the branch summarises, then steps),
-/// snapshot start and end, and the end of the snapshot's staging (its copy to the host follows).
-inline constexpr std::size_t kStampsPerInstance = 8;
+/// Stream mode graph: where each of an instance's stamps in a timed frame goes: step start and
+/// end, display start and end, summary start (its end is the step's start: the branch summarises,
+/// then steps), snapshot start and end, and the end of the snapshot's staging (its copy to the
+/// host follows).
+enum StampAt : std::size_t {
+  kStepStart,
+  kStepEnd,
+  kDisplayStart,
+  kDisplayEnd,
+  kSummaryStart,
+  kSnapshotStart,
+  kSnapshotEnd,
+  kSnapshotStaged,
+  kStampsPerInstance
+};
 inline constexpr std::uint64_t kNoFrame = std::numeric_limits<std::uint64_t>::max();
 
 /// Work besides the step that an instance may do once in a timed frame (its display, a snapshot):
