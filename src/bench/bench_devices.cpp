@@ -143,10 +143,10 @@ void print_header(const std::vector<int>& devices, const std::vector<std::string
   std::printf("lifestreams bench: devices %s; driver %s, CUDA %s, rule %s\n", listed.c_str(),
               driver_version().c_str(), cuda_runtime_version().c_str(), rule.to_string().c_str());
   std::printf(
-      "split: one lattice cut into horizontal bands, one per GPU, a host thread per GPU; halo rows swapped\n"
-      "  by NCCL (peer copies where it is missing) every few launches, halos that deep, where a band's\n"
-      "  launch is short, else by peer copies after every launch, edges first (docs/multi-gpu.md). spread: "
-      "the instances dealt round-robin over the GPUs, one\n"
+      "split: one lattice cut into horizontal bands, one per GPU, a host thread per GPU; halo rows\n"
+      "  swapped by NCCL (peer copies where it is missing) every few launches, halos that deep, where\n"
+      "  a band's launch is short, else by peer copies after every launch, edges first\n"
+      "  (docs/multi-gpu.md). spread: the instances dealt round-robin over the GPUs, one\n"
       "  CUDA engine per GPU (the app's MultiEngine), each frame handed to every GPU's own host thread\n"
       "  where the host measures that faster than enqueueing it alone, as the app does; spread-1t: the\n"
       "  same, every GPU's part always enqueued by the one calling thread. 1 GPU: the\n"

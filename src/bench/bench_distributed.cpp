@@ -48,12 +48,12 @@ const char* const kFooter =
     "generations by MPI); cuda: one GPU per rank (local rank modulo the GPUs --devices leaves), halos\n"
     "by NCCL after every launch, or every few launches with halos that deep where launches are short\n"
     "(docs/multi-gpu.md). Defaults: GPU bitpacked at 65536x65536, k=16; CPU 1024 and 4096.\n"
-    "A launch (a frame) is k generations on every band and its share of the halo exchanges, timed from a "
-    "barrier to\n"
-    "the slowest rank's end (median of 7 repeats after a warm-up); cell updates/s is the whole\n"
-    "lattice's. Each row is timed twice more: with every exchange timed (exchange us: its mean, on the\n"
-    "slowest rank; GPU: between events on the band's stream, so waiting for a late neighbour counts),\n"
-    "and with the exchange left out (exposed: the share of a launch that goes with it).\n"
+    "A launch (a frame) is k generations on every band and its share of the halo exchanges, timed\n"
+    "from a barrier to the slowest rank's end (median of 7 repeats after a warm-up); cell updates/s\n"
+    "is the whole lattice's. Each row is timed twice more: with every exchange timed (exchange us: its\n"
+    "mean, on the slowest rank; GPU: between events on the band's stream, so waiting for a late\n"
+    "neighbour counts), and with the exchange left out (exposed: the share of a launch that goes with\n"
+    "it).\n"
     "Weak scaling: --rows-per-rank N gives every rank a band of N rows; each --sizes entry is then a\n"
     "width W and the lattice is W x N*R (mpirun -np 2 ... --sizes 65536 --rows-per-rank 65536).\n"
     "Rank 0 prints; the header ends with ' ranks=R' and every JSON row has \"ranks\".";
@@ -262,8 +262,9 @@ void BenchJob::print_header(const std::string& device) const {
               o_.rule.to_string().c_str(), comm_.size());
   std::printf(
       "distributed: one lattice in %d band%s, one per rank, as run --distributed cuts it. A launch is k\n"
-      "  generations on every band and its share of the halo exchanges (%s),\n"
-      "  timed from a barrier to the slowest rank's end, median of %d repeats. cell updates/s: the whole\n"
+      "  generations on every band and its share of the halo exchanges\n"
+      "  (%s), timed from a barrier to the slowest rank's end, median of %d repeats. cell updates/s: the "
+      "whole\n"
       "  lattice's. exchange us: one exchange's mean time on the slowest rank; exposed: the share of a\n"
       "  launch that goes when the exchange is left out.\n\n",
       comm_.size(), comm_.size() == 1 ? "" : "s",

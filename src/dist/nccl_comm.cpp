@@ -5,7 +5,13 @@
 
 namespace ls::dist {
 
-NcclComm::NcclComm() { multi::nccl_library(); }
+NcclComm::NcclComm() {
+  try {
+    multi::nccl_library();
+  } catch (const multi::NcclError& e) {
+    throw multi::NcclError(std::string(e.what()) + "; --backend cpu runs without it");
+  }
+}
 
 NcclComm::~NcclComm() {
   if (!comm_) return;

@@ -29,8 +29,9 @@ struct Band {
 
 /// `rows` rounded up to a multiple of kHaloGranularity: the halo that holds that many rows.
 int halo_holding(int rows);
-/// Generations one launch of `variant` runs: k for iterate and bitpacked, 1 for the others. This
-/// is also how many halo rows each side an exchange refreshes after every launch.
+/// Generations one launch of `variant` runs: k for iterate and bitpacked, 1 for the others. An
+/// exchange after every launch refreshes this many halo rows each side (with deep halos, as many
+/// times this as there are launches between exchanges).
 int generations_per_exchange(Variant variant, int k);
 /// Halo rows each side: generations_per_exchange rounded up to kHaloGranularity.
 int halo_rows(Variant variant, int k);

@@ -1,8 +1,9 @@
 // halo_exchange.hpp — the one interface a split lattice's bands use to talk to their neighbours:
-// after each launch, refresh the halo rows next to every band's own rows from the neighbours' own
-// rows, stream-ordered, never blocking on a device. PeerExchange (peer copies in one process) is
-// the implementation here, also from edge buffers stepped ahead of the interior (exchange_edges);
-// NcclExchange (src/dist) puts ncclSend/ncclRecv under exchange().
+// after a launch (every launch, or every few with deep halos), refresh the halo rows next to every
+// band's own rows from the neighbours' own rows, stream-ordered, never blocking on a device.
+// PeerExchange (peer copies in one process, also from edge buffers stepped ahead of the interior:
+// exchange_edges) and NcclBandExchange (NCCL between the bands of one process) implement it here;
+// NcclExchange (src/dist) puts ncclSend/ncclRecv between processes under exchange().
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -58,6 +59,10 @@ class HaloExchange : NonCopyable {
   /// After a band's thread failed: every thread waiting in exchange() throws instead of waiting
   /// for it, and so do later calls. The exchange is not usable afterwards.
   virtual void abort() noexcept = 0;
+  /// After a failure, before the bands' streams are drained: stops what the exchange left queued on
+  /// the devices that waits for a band that will not come (NCCL's kernels), so that the drain
+  /// returns. The exchange is not usable afterwards.
+  virtual void cancel() noexcept {}
 };
 
 }  // namespace ls::multi

@@ -12,10 +12,16 @@ void enqueue_halo_swap(ncclComm_t comm, const BandMemory& band, std::size_t row_
   const std::size_t bytes = row_bytes * static_cast<std::size_t>(rows);
   const auto at = [&](int row) { return base + row_bytes * static_cast<std::size_t>(row); };
   LS_NCCL_CHECK(ncclGroupStart);
-  LS_NCCL_CHECK(ncclSend, at(halo), bytes, ncclUint8, upper, comm, stream);
-  LS_NCCL_CHECK(ncclRecv, at(halo + band.rows), bytes, ncclUint8, lower, comm, stream);
-  LS_NCCL_CHECK(ncclSend, at(halo + band.rows - rows), bytes, ncclUint8, lower, comm, stream);
-  LS_NCCL_CHECK(ncclRecv, at(halo - rows), bytes, ncclUint8, upper, comm, stream);
+  try {
+    LS_NCCL_CHECK(ncclSend, at(halo), bytes, ncclUint8, upper, comm, stream);
+    LS_NCCL_CHECK(ncclRecv, at(halo + band.rows), bytes, ncclUint8, lower, comm, stream);
+    LS_NCCL_CHECK(ncclSend, at(halo + band.rows - rows), bytes, ncclUint8, lower, comm, stream);
+    LS_NCCL_CHECK(ncclRecv, at(halo - rows), bytes, ncclUint8, upper, comm, stream);
+  } catch (...) {
+    // The group is this thread's: closed, so that the thread's later NCCL calls are not in it.
+    static_cast<void>(nccl_library().ncclGroupEnd());
+    throw;
+  }
   LS_NCCL_CHECK(ncclGroupEnd);
 }
 
@@ -31,6 +37,14 @@ NcclBandExchange::NcclBandExchange(std::vector<BandMemory> bands, std::size_t ro
   CUDA_CHECK(cudaSetDevice(current));
   if (rc != ncclSuccess) comms_.clear();
   nccl_check(rc, "ncclCommInitAll");
+}
+
+void NcclBandExchange::cancel() noexcept {
+  aborted_ = true;
+  if (comms_.empty()) return;
+  const NcclLibrary& nccl = nccl_library();
+  for (ncclComm_t comm : comms_) nccl.ncclCommAbort(comm);
+  comms_.clear();
 }
 
 NcclBandExchange::~NcclBandExchange() {

@@ -39,6 +39,8 @@ class NcclBandExchange final : public HaloExchange {
   void exchange(int band, int buffer, int rows) override;
   /// Later exchanges throw; the communicators are aborted, not destroyed, at the end.
   void abort() noexcept override { aborted_ = true; }
+  /// Aborts the communicators now: NCCL's kernels queued for a band that failed stop waiting.
+  void cancel() noexcept override;
 
  private:
   std::vector<BandMemory> bands_;

@@ -1,6 +1,6 @@
 // peer_exchange.cpp — halo refreshes between bands of one process (peer_exchange.hpp).
 //
-// Ordering, with one PhaseBarrier crossing per exchange (the "phase"). In phase t every band
+// Ordering, with a PhaseBarrier crossing per exchange (the "phase"). In phase t every band
 // launched into buffer X = t % 2 and then, in exchange(): records `stepped[X]` on its stream,
 // crosses the barrier (so every neighbour's record is enqueued before anyone waits on it), makes
 // its stream wait for its neighbours' `stepped[X]`, pulls their edge rows into its halos and
@@ -13,6 +13,12 @@
 // for the neighbours' `pulled[X]`, and the band's own stream waits for no other GPU (a plain
 // exchange after an edit read the buffers themselves: the next launch into that parity also calls
 // before_write(X), split_lattice.cpp).
+//
+// With deep halos (`sparse`) the launches between exchanges carry none, so a write into X can come
+// two launches after the exchange of X with no barrier between: the neighbour may not have
+// recorded that exchange's `pulled[X]` yet, and the wait would see its record before. There each
+// exchange crosses the barrier a second time after recording `pulled[X]`; its next record comes
+// only after the first barrier of a later exchange, which the writer has not crossed.
 #include "multi/peer_exchange.hpp"
 
 #include <algorithm>

@@ -111,11 +111,13 @@ void SplitLattice::cut_into_bands(const ProcessShare* share) {
 
 void SplitLattice::plan_steps(bool process_share, const SplitTuning& tuning) {
   exact_interior_ = variant_ == Variant::bitpacked;
-  // The slowest band decides the trim (bands differ by a granule at most).
+  // The slowest band decides the trim (bands differ by a granule at most). Over the whole
+  // partition, not this process's share of it: every process of a share must choose the same
+  // launches between exchanges, or their NCCL calls would not meet.
   int thinnest = height_, thickest = 0;
-  for (int b = 0; b < static_cast<int>(workers_.size()); ++b) {
-    thinnest = std::min(thinnest, bands_[static_cast<std::size_t>(first_band_ + b)].rows);
-    thickest = std::max(thickest, bands_[static_cast<std::size_t>(first_band_ + b)].rows);
+  for (const Band& band : bands_) {
+    thinnest = std::min(thinnest, band.rows);
+    thickest = std::max(thickest, band.rows);
   }
   const int g = generations_per_exchange(variant_, depth_);
   halo_ = halo_rows(variant_, depth_);
@@ -180,7 +182,9 @@ std::unique_ptr<HaloExchange> SplitLattice::make_exchange(std::vector<BandMemory
   if (use_nccl_) {
     try {
       return std::make_unique<NcclBandExchange>(views, row_bytes(), halo_);
-    } catch (const NcclError& e) {  // communicators that cannot start: peer copies instead
+    } catch (const NcclError& e) {
+      // Communicators that cannot start: peer copies instead, the halo as deep as planned for NCCL
+      // (the buffers are allocated): exact, a little short of peer copies' own best depth.
       exchange_note_ = e.what();
       use_nccl_ = false;
     }
@@ -286,7 +290,9 @@ SplitLattice::~SplitLattice() { release(); }
 void SplitLattice::release() noexcept {
   // Nothing is freed while any band's work may still run: a band's edge stream copies from its
   // neighbours' edge buffers on another GPU, and cudaFree waits only for its own device. (A removal
-  // or merge, never the frame loop; a failed device answers with its error, ignored here.)
+  // or merge, never the frame loop; a failed device answers with its error, ignored here.) After a
+  // band failed, the exchange first stops what waits for it (NCCL's kernels), or the drain would not.
+  if (broken_ && exchange_) exchange_->cancel();
   for (auto& s : state_) {
     try {
       const cuda::DeviceGuard on(s->device);

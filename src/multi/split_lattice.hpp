@@ -108,9 +108,10 @@ class SplitLattice : NonCopyable {
   /// records its timing events here).
   using BandHook = std::function<void(int band, cudaStream_t stream)>;
   /// What step() enqueues around a band's work, each where given: `before` ahead of its first
-  /// launch (and halo refresh), `after` behind its last exchange; `exchange_start` and
-  /// `exchange_end` around the exchange of its first launch, on the stream that exchange runs on
-  /// (the edge stream, edges first).
+  /// launch (and halo refresh), `after` behind its last launch or exchange; `exchange_start` and
+  /// `exchange_end` around the first exchange after a launch of this step (none where no launch of
+  /// it is followed by one: deep halos), on the stream that exchange runs on (the edge stream,
+  /// edges first).
   struct StepHooks {
     BandHook before, after, exchange_start, exchange_end;
   };

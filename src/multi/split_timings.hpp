@@ -7,12 +7,12 @@
 // Events of different GPUs cannot be compared, so each GPU's bars are placed from that GPU's
 // earliest band start (the GPUs start a frame within the host's hand-out of it); the frame's span
 // is the longest GPU's span, its busy time the sum over all bands' steps, summaries and snapshots.
-// Besides its step, a band of a timed frame brackets the halo exchange of the frame's first launch
-// (on the stream it runs on), the summary and the snapshot the frame asks, and its part of the
-// frame's display (the tile's counts on its rows): bars of their own kind on the band's row (an
-// exchange, beside the step, is not counted busy: it mostly waits). An instance's
-// step time is its longest band's (the bands run side by side). Timeline rows are grouped per GPU: the rows
-// of the first listed GPU's bands (instance by instance, band by band) come first, then the next GPU's.
+// Besides its step, a band of a timed frame brackets the frame's first halo exchange after a launch
+// (on the stream it runs on; a frame of deep halos may have none), the summary and the snapshot the frame
+// asks, and its part of the frame's display (the tile's counts on its rows): bars of their own kind on the
+// band's row (an exchange, beside the step, is not counted busy: it mostly waits). An instance's step time is
+// its longest band's (the bands run side by side). Timeline rows are grouped per GPU: the rows of the first
+// listed GPU's bands (instance by instance, band by band) come first, then the next GPU's.
 #pragma once
 
 #include <array>
