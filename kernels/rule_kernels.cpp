@@ -9,6 +9,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <exception>
 #include <map>
@@ -79,14 +80,18 @@ class Cache {
   Cache() { (void)nvrtc_unavailable(); }
   Cache(const Cache&) = delete;
   Cache& operator=(const Cache&) = delete;
-  ~Cache() {
+  ~Cache() { halt(); }
+
+  /// Stops the worker: at most the compile under way is waited for (about a second); the queued
+  /// ones are dropped. Not from the worker.
+  void halt() noexcept {
     {
       std::lock_guard lock(mutex_);
       stop_ = true;
     }
     work_.notify_all();
     done_.notify_all();
-    // At most the compile under way is waited for (about a second); the queued ones are dropped.
+    std::lock_guard joining(join_mutex_);
     if (worker_.joinable()) worker_.join();
   }
 
@@ -153,6 +158,11 @@ class Cache {
   }
 
   void run() {
+    // NVRTC's process-wide state is made in its first compile and destroyed at exit before this
+    // cache (it was registered later): the worker is stopped by an exit handler registered after
+    // it, which runs first (rule_program.hpp, warm_up_nvrtc).
+    warm_up_nvrtc();
+    std::atexit(halt_at_exit);
     std::unique_lock lock(mutex_);
     for (;;) {
       work_.wait(lock, [this] { return stop_ || !queue_.empty(); });
@@ -223,13 +233,18 @@ class Cache {
   std::deque<Entry*> queue_;
   std::map<std::uint64_t, std::shared_ptr<const RuleKernelImage>> images_;  // the worker's only
   bool stop_ = false;
-  std::thread worker_;  // started by the first ask
+  std::mutex join_mutex_;  // halt() from the exit handler and from the destructor
+  std::thread worker_;     // started by the first ask
+
+  static void halt_at_exit();
 };
 
 Cache& cache() {
   static Cache c;
   return c;
 }
+
+void Cache::halt_at_exit() { cache().halt(); }
 
 }  // namespace
 

@@ -126,6 +126,18 @@ std::string rule_kernel_name_expression(RuleMasks rule, int shape) {
 
 std::string nvrtc_unavailable() { return nvrtc().why; }
 
+void warm_up_nvrtc() {
+  const Nvrtc& api = nvrtc();
+  if (!api.why.empty()) return;
+  Program program(api);
+  if (api.create(program.out(), "extern \"C\" __global__ void lifestreams_warm_up() {}", "warm_up.cu", 0,
+                 nullptr, nullptr) != NVRTC_SUCCESS)
+    return;
+  const std::string arch = "--gpu-architecture=sm_" + std::to_string(api.supported.back());
+  const char* options[] = {arch.c_str()};
+  static_cast<void>(api.compile(program.get(), 1, options));
+}
+
 namespace {
 
 /// The architecture to compile for a device of `arch`: itself where NVRTC knows it (a cubin), else
