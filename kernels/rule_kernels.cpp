@@ -9,7 +9,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <cstdlib>
 #include <deque>
 #include <exception>
 #include <map>
@@ -74,16 +73,20 @@ std::uint64_t key_of(int device, RuleMasks rule, int shape) {
 /// runtime has started, so that it goes before the runtime at exit), filled by one worker thread.
 class Cache {
  public:
-  // NVRTC's entry points (a function-local static of rule_program.cpp) are made before the cache,
-  // so that they are destroyed after it: at exit its destructor waits for the compile under way,
-  // which still calls them.
-  Cache() { (void)nvrtc_unavailable(); }
+  // NVRTC's entry points (a function-local static of rule_program.cpp), and the process-wide state
+  // NVRTC makes in its first compile (warm_up_nvrtc: an empty kernel, once, ~0.05-0.1 s on the
+  // first caller), are made before the cache, so that they are destroyed after it: at exit its
+  // destructor waits for the compile under way, which still uses them.
+  Cache() {
+    (void)nvrtc_unavailable();
+    warm_up_nvrtc();
+  }
   Cache(const Cache&) = delete;
   Cache& operator=(const Cache&) = delete;
   ~Cache() { halt(); }
 
-  /// Stops the worker: at most the compile under way is waited for (about a second); the queued
-  /// ones are dropped. Not from the worker.
+  /// Stops the worker for good: at most the compile under way is waited for (about a second); the
+  /// queued ones are dropped.
   void halt() noexcept {
     {
       std::lock_guard lock(mutex_);
@@ -91,7 +94,6 @@ class Cache {
     }
     work_.notify_all();
     done_.notify_all();
-    std::lock_guard joining(join_mutex_);
     if (worker_.joinable()) worker_.join();
   }
 
@@ -139,6 +141,10 @@ class Cache {
       e.shape = shape;
       e.general_blocks = std::max(1, general_blocks);
       e.urgent = urgent;
+      if (stop_) {  // halted (the process is ending): nothing more is made
+        e.state = State::failed;
+        return e;
+      }
       if (urgent)
         queue_.push_front(&e);
       else
@@ -158,11 +164,6 @@ class Cache {
   }
 
   void run() {
-    // NVRTC's process-wide state is made in its first compile and destroyed at exit before this
-    // cache (it was registered later): the worker is stopped by an exit handler registered after
-    // it, which runs first (rule_program.hpp, warm_up_nvrtc).
-    warm_up_nvrtc();
-    std::atexit(halt_at_exit);
     std::unique_lock lock(mutex_);
     for (;;) {
       work_.wait(lock, [this] { return stop_ || !queue_.empty(); });
@@ -233,18 +234,13 @@ class Cache {
   std::deque<Entry*> queue_;
   std::map<std::uint64_t, std::shared_ptr<const RuleKernelImage>> images_;  // the worker's only
   bool stop_ = false;
-  std::mutex join_mutex_;  // halt() from the exit handler and from the destructor
-  std::thread worker_;     // started by the first ask
-
-  static void halt_at_exit();
+  std::thread worker_;  // started by the first ask, never again once halted
 };
 
 Cache& cache() {
   static Cache c;
   return c;
 }
-
-void Cache::halt_at_exit() { cache().halt(); }
 
 }  // namespace
 

@@ -128,7 +128,7 @@ std::string nvrtc_unavailable() { return nvrtc().why; }
 
 void warm_up_nvrtc() {
   const Nvrtc& api = nvrtc();
-  if (!api.why.empty()) return;
+  if (!api.why.empty() || api.supported.empty()) return;
   Program program(api);
   if (api.create(program.out(), "extern \"C\" __global__ void lifestreams_warm_up() {}", "warm_up.cu", 0,
                  nullptr, nullptr) != NVRTC_SUCCESS)

@@ -32,9 +32,9 @@ std::string rule_kernel_name_expression(RuleMasks rule, int shape);
 std::string nvrtc_unavailable();
 
 /// Compiles an empty kernel, ignoring any failure: NVRTC makes its own process-wide state in its
-/// first compile and registers it for destruction at exit then. A thread that compiles at exit
-/// must be stopped before that state goes, so its owner registers the stop after this call
-/// (rule_kernels.cpp); a compile at exit without it crashed about one run in three.
+/// first compile and registers it for destruction at exit then. An object whose destructor stops
+/// a thread that compiles must call this before it is made, so that the state outlives it
+/// (rule_kernels.cpp); a compile at exit without that crashed about one run in three.
 void warm_up_nvrtc();
 
 /// The code of one kernel compiled for one rule and shape.
