@@ -51,7 +51,8 @@ void FrameGraphCache::enqueue_branches(const InstanceList& instances, int genera
       // The summary reads the state as it was when it was asked for: before this frame's steps.
       std::uint64_t* stamps = work[i].step_stamps;
       const bool summary = work[i].summary_words || work[i].summary_slot >= 0;
-      if (stamps && summary) kernels::launch_stamp(stamps + kSummaryStart, branch);  // ends at the step's start
+      if (stamps && summary)
+        kernels::launch_stamp(stamps + kSummaryStart, branch);  // ends at the step's start
       if (work[i].summary_words)
         kernels::launch_summary_onto(inst.layout(), inst.front, inst.width, inst.height,
                                      work[i].summary_words, branch);

@@ -334,7 +334,8 @@ bool TimingRing::read_graph_frame(const InstanceList& instances, std::size_t s) 
     busy += ms(at + kStepEnd) - ms(at + kStepStart);
     // The summary in the instance's branch ends where its step starts (step_stamps).
     if (slot.graph_summary) {
-      bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::summary, ms(at + kSummaryStart), ms(at + kStepStart)});
+      bars.push_back(
+          {i, static_cast<int>(i), TimelineBar::Kind::summary, ms(at + kSummaryStart), ms(at + kStepStart)});
       busy += ms(at + kStepStart) - ms(at + kSummaryStart);
     }
     // A snapshot runs outside the frame's graphs: its stamps are written once its copy is done.
@@ -346,19 +347,21 @@ bool TimingRing::read_graph_frame(const InstanceList& instances, std::size_t s) 
       if (parts.staged_recorded) {
         const double copying = std::max(ms(at + kSnapshotStaged), snapshot_copy_end);
         const std::uint64_t staged_bytes = parts.staging == TimelineBar::Copy::none ? 0 : parts.bytes;
-        bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::snapshot, ms(at + kSnapshotStart), ms(at + kSnapshotStaged), -1,
-                        parts.staging, -1, staged_bytes});
-        bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::snapshot, copying, ms(at + kSnapshotEnd), -1,
-                        TimelineBar::Copy::d2h, -1, parts.bytes});
+        bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::snapshot, ms(at + kSnapshotStart),
+                        ms(at + kSnapshotStaged), -1, parts.staging, -1, staged_bytes});
+        bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::snapshot, copying, ms(at + kSnapshotEnd),
+                        -1, TimelineBar::Copy::d2h, -1, parts.bytes});
         busy += (ms(at + kSnapshotStaged) - ms(at + kSnapshotStart)) + (ms(at + kSnapshotEnd) - copying);
       } else {
-        bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::snapshot, ms(at + kSnapshotStart), ms(at + kSnapshotEnd)});
+        bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::snapshot, ms(at + kSnapshotStart),
+                        ms(at + kSnapshotEnd)});
         busy += ms(at + kSnapshotEnd) - ms(at + kSnapshotStart);
       }
       snapshot_copy_end = ms(at + kSnapshotEnd);
     }
     if (display && slot.display.complete()) {
-      bars.push_back({i, static_cast<int>(i), TimelineBar::Kind::display, ms(at + kDisplayStart), ms(at + kDisplayEnd)});
+      bars.push_back(
+          {i, static_cast<int>(i), TimelineBar::Kind::display, ms(at + kDisplayStart), ms(at + kDisplayEnd)});
       busy += ms(at + kDisplayEnd) - ms(at + kDisplayStart);
     }
   }
