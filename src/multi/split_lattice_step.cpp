@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include "kernels/cuda_check.hpp"
 #include "kernels/life_kernels.hpp"
@@ -120,22 +119,18 @@ void SplitLattice::step(int generations, const StepHooks& hooks) {
   const bool refresh = halos_stale_;
   const BandHook& before = hooks.before;
   const BandHook& after = hooks.after;
-  // The launches, and which of them an exchange follows: every one edges first; with whole
-  // buffers, the one after which the halos' refreshed rows could not take another full launch.
-  struct Launch {
-    int generations;
-    bool exchange;
-  };
-  std::vector<Launch> launches;
-  int stale = refresh ? 0 : stale_;
-  for (int left = generations; left > 0;) {
-    const int g = std::min(per_exchange, left);
+  // Generations stepped since the halos were refreshed, when the step starts; every band's thread
+  // walks the same launches from it (no list per step: nothing allocated in the frame loop).
+  const int stale_at_start = refresh ? 0 : stale_;
+  // Steps `stale` past a launch of g generations; whether an exchange follows it (then the halos
+  // are fresh again): every launch edges first; with whole buffers, the one after which the halos
+  // could not take another full launch.
+  const auto advance = [&](int& stale, int g) {
     stale += g;
     const bool exchange = edges_first_ || stale + per_exchange > exchanged_rows_;
     if (exchange) stale = 0;
-    launches.push_back({g, exchange});
-    left -= g;
-  }
+    return exchange;
+  };
   run([&](int band, BandState& s) {
     bool first = true;  // the first exchange is bracketed
     if (before) before(band, s.stream.get());
@@ -144,26 +139,33 @@ void SplitLattice::step(int generations, const StepHooks& hooks) {
       exchange_->exchange(band, s.front, exchanged_rows_);
       s.plain_read[static_cast<std::size_t>(s.front)] = true;
     }
-    for (const Launch& launch : launches) {
-      const StepHooks* marks = first && launch.exchange ? &hooks : nullptr;
+    int stale = stale_at_start;
+    for (int left = generations; left > 0;) {
+      const int g = std::min(per_exchange, left);
+      left -= g;
+      const bool exchange = advance(stale, g);
+      const StepHooks* marks = first && exchange ? &hooks : nullptr;
       if (edges_first_) {
         // Always per_exchange rows exchanged: the next launch may run the full depth.
-        enqueue_launch_edges_first(s, band, launch.generations, per_exchange, marks);
+        enqueue_launch_edges_first(s, band, g, per_exchange, marks);
         s.front = 1 - s.front;
       } else {
         exchange_->before_write(band, 1 - s.front);
-        enqueue_launch(s, launch.generations);
+        enqueue_launch(s, g);
         s.front = 1 - s.front;
-        if (launch.exchange) {
+        if (exchange) {
           if (marks && marks->exchange_start) marks->exchange_start(band, s.stream.get());
           exchange_->exchange(band, s.front, exchanged_rows_);
           if (marks && marks->exchange_end) marks->exchange_end(band, s.stream.get());
         }
       }
-      if (launch.exchange) first = false;
+      if (exchange) first = false;
     }
     if (after) after(band, s.stream.get());
   });
+  // The same walk on this thread, for where the next step starts.
+  int stale = stale_at_start;
+  for (int left = generations; left > 0; left -= per_exchange) advance(stale, std::min(per_exchange, left));
   halos_stale_ = false;
   stale_ = stale;
   generation_ += static_cast<std::uint64_t>(generations);
