@@ -98,6 +98,10 @@ std::string rule_kernels_unavailable();
 /// Counts the rule kernels made ready and the switch's changes: a CUDA graph captured at an older
 /// count may hold the general kernel where a rule's own kernel is ready now.
 std::uint64_t rule_kernels_serial();
+/// Stops the rule-kernel worker for good, after the compile under way (queued ones are dropped):
+/// a program calls it on leaving main, so that no compile runs while the process exits. Later
+/// launches of other rules run the general kernel. Does nothing where no kernel was asked for.
+void halt_rule_kernels();
 
 /// Writes the GPU's global timer (nanoseconds, %globaltimer) to `where` (device memory, or pinned
 /// host memory, which the device reaches directly) when the stream gets there: a timestamp that a

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <exception>
 #include <map>
@@ -49,6 +50,10 @@ struct LibraryTraits {
 };
 using Library = UniqueHandle<cudaLibrary_t, LibraryTraits>;
 
+class Cache;
+std::atomic<Cache*> made_cache{nullptr};  // the cache while it lives (halt_rule_kernels makes none)
+void halt_at_exit();
+
 enum class State { pending, ready, failed };  // pending: queued, or being made
 
 /// One kernel: a rule at one block shape on one device.
@@ -71,19 +76,30 @@ std::uint64_t key_of(int device, RuleMasks rule, int shape) {
 
 /// The process's kernels compiled for a rule: made first by a launch or a wait (after the CUDA
 /// runtime has started, so that it goes before the runtime at exit), filled by one worker thread.
+///
+/// At exit the compile under way must finish before NVRTC's own state is destroyed. NVRTC registers
+/// that state's destruction (std::atexit order: the latest first) in its compiles, some of it in its
+/// first compile for each architecture, so no one moment of registration comes after all of it:
+/// - NVRTC's entry points (a function-local static of rule_program.cpp) and the state of its first
+///   compile (warm_up_nvrtc: an empty kernel, once, ~0.05-0.1 s on the first caller) are made
+///   before the cache, so that they are destroyed after it (its destructor halts the worker);
+/// - after each compile the worker registers halt_at_exit, which halts the worker before whatever
+///   that compile registered is destroyed;
+/// - halt_rule_kernels() halts it before the exit handlers run at all, for a program leaving main
+///   while the first compile for its architecture may still be under way.
 class Cache {
  public:
-  // NVRTC's entry points (a function-local static of rule_program.cpp), and the process-wide state
-  // NVRTC makes in its first compile (warm_up_nvrtc: an empty kernel, once, ~0.05-0.1 s on the
-  // first caller), are made before the cache, so that they are destroyed after it: at exit its
-  // destructor waits for the compile under way, which still uses them.
   Cache() {
     (void)nvrtc_unavailable();
     warm_up_nvrtc();
+    made_cache.store(this, std::memory_order_release);
   }
   Cache(const Cache&) = delete;
   Cache& operator=(const Cache&) = delete;
-  ~Cache() { halt(); }
+  ~Cache() {
+    made_cache.store(nullptr, std::memory_order_release);
+    halt();
+  }
 
   /// Stops the worker for good: at most the compile under way is waited for (about a second); the
   /// queued ones are dropped.
@@ -173,6 +189,7 @@ class Cache {
       lock.unlock();
       std::string why;
       const bool made = make(e, why);
+      std::atexit(halt_at_exit);  // after what the compile registered (see the class comment)
       lock.lock();
       e.state = made ? State::ready : State::failed;
       if (!made) {
@@ -242,6 +259,10 @@ Cache& cache() {
   return c;
 }
 
+void halt_at_exit() {
+  if (Cache* c = made_cache.load(std::memory_order_acquire)) c->halt();
+}
+
 }  // namespace
 
 const void* rule_kernel(int device, RuleMasks rule, int shape, int general_blocks) {
@@ -271,5 +292,7 @@ std::string rule_kernels_unavailable() {
 }
 
 std::uint64_t rule_kernels_serial() { return detail::status().serial.load(); }
+
+void halt_rule_kernels() { detail::halt_at_exit(); }
 
 }  // namespace ls::kernels

@@ -31,10 +31,10 @@ std::string rule_kernel_name_expression(RuleMasks rule, int shape);
 /// or empty where it can.
 std::string nvrtc_unavailable();
 
-/// Compiles an empty kernel, ignoring any failure: NVRTC makes its own process-wide state in its
-/// first compile and registers it for destruction at exit then. An object whose destructor stops
-/// a thread that compiles must call this before it is made, so that the state outlives it
-/// (rule_kernels.cpp); a compile at exit without that crashed about one run in three.
+/// Compiles an empty kernel, ignoring any failure: NVRTC makes most of its process-wide state in
+/// its first compile and registers it for destruction at exit then (more in its first compile for
+/// each architecture). An object whose destructor stops a thread that compiles must call this
+/// before it is made, so that that state outlives it; rule_kernels.cpp says how the rest is kept.
 void warm_up_nvrtc();
 
 /// The code of one kernel compiled for one rule and shape.

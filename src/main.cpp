@@ -9,6 +9,7 @@
 #include "version.hpp"
 #if defined(LIFESTREAMS_HAVE_CUDA)
 #include "bench/bench.hpp"
+#include "kernels/life_kernels.hpp"
 #endif
 #if defined(LIFESTREAMS_HAVE_GUI)
 #include "app/gui_app.hpp"
@@ -34,9 +35,7 @@ bool asks_for_help(int argc, char** argv) {
   });
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int dispatch(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--version") == 0) {
     std::cout << "lifestreams " << ls::kVersion << " (commit " << ls::kCommit << ")\n";
     return 0;
@@ -67,4 +66,15 @@ int main(int argc, char** argv) {
                "use `lifestreams run`\n";
   return 3;
 #endif
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int status = dispatch(argc, argv);
+#if defined(LIFESTREAMS_HAVE_CUDA)
+  // A rule's kernel may still be compiling: done before the exit handlers destroy NVRTC's state.
+  ls::kernels::halt_rule_kernels();
+#endif
+  return status;
 }
