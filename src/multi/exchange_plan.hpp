@@ -19,7 +19,10 @@ namespace ls::multi {
 /// The most launches between two exchanges.
 inline constexpr int kMaxExchangeEvery = 16;
 /// A band's launch this long or longer (by nominal_rate) hides its exchange behind its interior.
-inline constexpr double kEdgesFirstLaunchSeconds = 0.4e-3;
+/// Between the launches measured (bench/NOTES.md "Deep halos" and "Four GPUs, deep halos"): edges
+/// first equals whole buffers at ~1.2 ms (65536² over two) and loses to them at ~0.6 ms (65536²
+/// over four).
+inline constexpr double kEdgesFirstLaunchSeconds = 0.8e-3;
 /// One exchange's fixed cost on the GPUs, as measured on H100/H200 with NVLink (bench/NOTES.md "Deep
 /// halos"): NCCL's kernels meet on the devices; peer copies wait for events across GPUs.
 inline constexpr double kNcclExchangeSeconds = 15e-6;

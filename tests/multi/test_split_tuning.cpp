@@ -51,9 +51,10 @@ TEST(SplitTuning, LaunchesPerExchangeAreMinusOneOrOneToSixteenAndNeverWithEdgesF
 }
 
 TEST(ExchangePlan, LongLaunchesHideTheExchangeAndShortOnesDoNot) {
-  // bitpacked, 16 generations a launch: a band of 65536² over two (~1.2 ms) hides it, of 16384²
-  // over two (~80 us) does not.
+  // bitpacked, 16 generations a launch: a band of 65536² over two (~1.2 ms) hides it; of 65536²
+  // over four (~0.6 ms) and of 16384² over two (~80 us) it does not.
   EXPECT_TRUE(launch_hides_exchange(Variant::bitpacked, 65536, 32768, 16));
+  EXPECT_FALSE(launch_hides_exchange(Variant::bitpacked, 65536, 16384, 16));
   EXPECT_FALSE(launch_hides_exchange(Variant::bitpacked, 16384, 8192, 16));
   // The slower a variant, the sooner its launch hides it: one generation of a 65536 x 32768 band.
   EXPECT_TRUE(launch_hides_exchange(Variant::global, 65536, 32768, 1));
