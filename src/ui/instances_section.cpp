@@ -33,8 +33,9 @@ constexpr const char* kHeaderTips[kColumns] = {
     "where the instance runs: the CPU, or its GPU(s); on a GPU engine type another list (0 or 0,1) "
     "and Enter to move it there (as the script's devices I LIST)",
     "cross-check: instances of one start state (group letter) must agree at equal generations",
-    "population (live cells) of the newest summary",
-    "generation of that summary",
+    "population (live cells) of the newest summary; greyed where it is paced or late (older than the "
+    "generation beside it)",
+    "generation: the live count's, or the engine's where that count is old (as on the tile labels)",
 };
 
 Target one(std::size_t index) { return Target{false, index}; }
@@ -298,10 +299,14 @@ void InstancesSection::draw_devices(const std::vector<int>& devices, std::size_t
 
 void InstancesSection::draw_counts(const InstanceStatus& s) {
   char num[32];
+  const bool old = summary_is_old(s);
   ImGui::TableNextColumn();
   ImGui::AlignTextToFramePadding();
   if (s.summary) {
+    // A paced or late summary's count is greyed: it is not of the generation beside it.
+    if (old) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     text_right(format_count(s.summary->population, num, sizeof num));
+    if (old) ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) {
       char ms[32];
       ImGui::SetTooltip("%" PRIu64 " live cells at generation %" PRIu64 ", %" PRIu64
@@ -316,14 +321,19 @@ void InstancesSection::draw_counts(const InstanceStatus& s) {
 
   ImGui::TableNextColumn();
   ImGui::AlignTextToFramePadding();
-  // The generation of the summary the live count comes from, as on the tile labels: the engine
-  // may already stand a frame or two further.
-  const std::uint64_t shown = s.summary ? s.summary->generation : s.generation;
+  // As on the tile labels: a fresh summary's generation, so that it and the live count agree (the
+  // engine may stand a frame or two further); else the engine's.
+  const std::uint64_t shown = s.summary && !old ? s.summary->generation : s.generation;
   text_right(format_count(shown, num, sizeof num));
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("generation %" PRIu64 " of the live count; the engine stands at %" PRIu64
-                      " (%d \xC3\x97 %d)",
-                      shown, s.generation, s.width, s.height);
+    if (old)
+      ImGui::SetTooltip("generation %" PRIu64 " (%d \xC3\x97 %d); the live count is of generation %" PRIu64
+                        ", %" PRIu64 " frames ago",
+                        shown, s.width, s.height, s.summary->generation, s.summary_frames_ago);
+    else
+      ImGui::SetTooltip("generation %" PRIu64 " of the live count; the engine stands at %" PRIu64
+                        " (%d \xC3\x97 %d)",
+                        shown, s.generation, s.width, s.height);
   }
 }
 

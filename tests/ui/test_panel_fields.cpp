@@ -322,6 +322,29 @@ TEST_F(PanelFieldsTest, TheRunsOnColumnSaysCpuOrTheGpus) {
   EXPECT_NE(cpu.find("runs on"), std::string::npos);
 }
 
+// The gen column shows what the tile labels show: a fresh summary's generation (the live count's),
+// and where the summary is paced or late the engine's own, not the count's old one.
+TEST_F(PanelFieldsTest, TheGenColumnShowsACurrentGenerationWhereTheLiveCountIsOld) {
+  frame();
+  with_engine_ = false;
+  ASSERT_GE(model_.statuses.size(), 2u);
+  // Fresh: counted at 4321, the engine a frame further.
+  model_.statuses[0].generation = 4322;
+  model_.statuses[0].summary = StateSummary{4321, 55555, 1};
+  model_.statuses[0].summary_frames_ago = 1;
+  // Paced: counted at 1, the engine at 987654.
+  model_.statuses[1].generation = 987654;
+  model_.statuses[1].summary = StateSummary{1, 77777, 2};
+  model_.statuses[1].summary_frames_ago = 987653;
+  frame();
+  const std::string text = panel_text();
+  EXPECT_NE(text.find("4321"), std::string::npos) << text;
+  EXPECT_EQ(text.find("4322"), std::string::npos) << text;
+  EXPECT_NE(text.find("987654"), std::string::npos) << text;
+  EXPECT_NE(text.find("55555"), std::string::npos) << text;
+  EXPECT_NE(text.find("77777"), std::string::npos) << text;
+}
+
 TEST_F(PanelFieldsTest, PatternPathFollowsEnterTabAndEsc) {
   // A tall display, so that the section at the bottom is not clipped; the section opened.
   ImGui::GetIO().DisplaySize = ImVec2(1600, 2400);
