@@ -71,11 +71,15 @@ __global__ void render_kernel(const std::uint8_t* cells, cudaSurfaceObject_t sur
 /// A driver API entry point through the runtime, which loads the driver itself (not linking libcuda lets
 /// --help, and the error on a machine without a driver, work); null when the lookup fails. Looked up at
 /// each call: none is in the frame loop.
+/// The driver API version whose entry points are asked for: every one used here is in CUDA 12.0, so a
+/// 12.x driver serves them too.
+constexpr unsigned kDriverApiVersion = 12000;
 template <class Fn>
 Fn driver_entry(const char* name) {
   void* fn = nullptr;
   cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-  const cudaError_t e = cudaGetDriverEntryPointByVersion(name, &fn, CUDA_VERSION, cudaEnableDefault, &found);
+  const cudaError_t e =
+      cudaGetDriverEntryPointByVersion(name, &fn, kDriverApiVersion, cudaEnableDefault, &found);
   return e == cudaSuccess && found == cudaDriverEntryPointSuccess ? reinterpret_cast<Fn>(fn) : nullptr;
 }
 #define DRIVER(name) driver_entry<decltype(&::name)>(#name)
@@ -87,7 +91,8 @@ template <class Fn, class... Args>
 void call_driver(Fn fn, const char* call, const char* file, int line, Args... args) {
   const CUresult result = fn ? fn(args...) : CUDA_ERROR_NOT_FOUND;
   const char* name = "no such entry point";
-  if (fn && result != CUDA_SUCCESS) DRIVER(cuGetErrorName)(result, &name);
+  if (fn && result != CUDA_SUCCESS)
+    if (const auto error_name = DRIVER(cuGetErrorName)) error_name(result, &name);
   if (!fn || result != CUDA_SUCCESS)
     throw ls::DeviceError(std::string("CUDA driver error: ") + call + " failed: " + name + " at " + file +
                           ":" + std::to_string(line));
@@ -148,6 +153,8 @@ class ExportedMemory {
     memory_ = decltype(memory_)(id);
     const GLint dedicated = GL_FALSE;  // cuMemCreate memory is no dedicated allocation in Vulkan's sense
     glMemoryObjectParameterivEXT(id, GL_DEDICATED_MEMORY_OBJECT_EXT, &dedicated);
+    // Any earlier GL error reported now, so that the check after the import is the import's own.
+    ls::render::check_gl("before importing CUDA's memory into GL");
     glImportMemoryFdEXT(id, bytes, GL_HANDLE_TYPE_OPAQUE_FD_EXT, fd);
     // A successful import owns the descriptor, a failed one leaves it ours.
     if (glGetError() != GL_NO_ERROR) {
@@ -281,6 +288,8 @@ void run_exported(Lattice& lattice, int device, double seconds, double step_ms) 
   ls::render::check_gl("reading CUDA's pixels through GL");
   std::printf("B check: GL reads what CUDA wrote: through the buffer %s, through the texture %s\n",
               by_buffer == by_cuda ? "yes" : "NO", by_texture == by_cuda ? "yes" : "NO");
+  if (by_buffer != by_cuda || by_texture != by_cuda)
+    throw ls::DeviceError("GL does not read what CUDA wrote into the exported memory: mode B not timed");
   Slice ring[kRing];
   long shown = -1, pictures = 0, skipped = 0;
   const auto frame = [&](long i, bool counted) {

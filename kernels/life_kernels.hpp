@@ -99,8 +99,9 @@ std::string rule_kernels_unavailable();
 /// count may hold the general kernel where a rule's own kernel is ready now.
 std::uint64_t rule_kernels_serial();
 /// Stops the rule-kernel worker for good, after the compile under way (queued ones are dropped):
-/// a program calls it on leaving main, so that no compile runs while the process exits. Later
-/// launches of other rules run the general kernel. Does nothing where no kernel was asked for.
+/// a program calls it on leaving main, from that thread, once no other thread launches kernels, so
+/// that no compile runs while the process exits. Later launches of other rules run the general
+/// kernel. Does nothing where no kernel was asked for.
 void halt_rule_kernels();
 
 /// Writes the GPU's global timer (nanoseconds, %globaltimer) to `where` (device memory, or pinned

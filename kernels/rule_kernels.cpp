@@ -86,7 +86,8 @@ std::uint64_t key_of(int device, RuleMasks rule, int shape) {
 /// - after each compile the worker registers halt_at_exit, which halts the worker before whatever
 ///   that compile registered is destroyed;
 /// - halt_rule_kernels() halts it before the exit handlers run at all, for a program leaving main
-///   while the first compile for its architecture may still be under way.
+///   while the first compile for its architecture may still be under way. A program that does not
+///   call it (the test binaries, on gtest's main) is covered from that first compile's end on.
 class Cache {
  public:
   Cache() {

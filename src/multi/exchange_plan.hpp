@@ -19,7 +19,7 @@ namespace ls::multi {
 /// The most launches between two exchanges.
 inline constexpr int kMaxExchangeEvery = 16;
 /// A band's launch this long or longer (by nominal_rate) hides its exchange behind its interior.
-/// Between the launches measured (bench/NOTES.md "Deep halos" and "Four GPUs, deep halos"): edges
+/// Between the launches measured (bench/NOTES.md "Deep halos" and "Four GPUs with deep halos"): edges
 /// first equals whole buffers at ~1.2 ms (65536² over two) and loses to them at ~0.6 ms (65536²
 /// over four).
 inline constexpr double kEdgesFirstLaunchSeconds = 0.8e-3;
