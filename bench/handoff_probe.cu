@@ -35,6 +35,7 @@
 #include "render/paths.hpp"
 #include "render/shader.hpp"
 #include "sim/cuda_handles.hpp"
+#include "sim/event_reads.hpp"
 
 namespace {
 
@@ -113,17 +114,6 @@ void release(CUmemGenericAllocationHandle h) {
   if (auto f = DRIVER(cuMemRelease)) f(h);
 }
 void delete_memory_object(GLuint id) { glDeleteMemoryObjectsEXT(1, &id); }
-void delete_sync(GLsync sync) { glDeleteSync(sync); }
-using GlFence = ls::UniqueHandle<GLsync, Calls<GLsync, delete_sync>>;  // GlSync only waits; the ring polls
-
-// A failed wait counts as signalled; its GL error ends the mode (run_frames checks).
-bool signalled(const GlFence& f) { return !f || glClientWaitSync(f.get(), 0, 0) != GL_TIMEOUT_EXPIRED; }
-
-bool finished(const ls::cuda::Event& event) {
-  const cudaError_t state = cudaEventQuery(event.get());
-  if (state != cudaErrorNotReady) CUDA_CHECK(state);
-  return state == cudaSuccess;
-}
 
 /// Device memory GL reads as a buffer: made with cuMemCreate, exported as a file descriptor and imported
 /// into GL as a memory object. The members go in the reverse order of their making, once neither API
@@ -270,7 +260,8 @@ void copy_slice(const ExportedMemory& memory, GLuint texture, int slice) {
 
 struct Slice {
   ls::cuda::Event rendered{ls::cuda::Event::Create{}, false};
-  GlFence gl_read;    // after GL's copy out of the slice: CUDA writes it again once this has signalled
+  ls::render::GlSync
+      gl_read;        // after GL's copy out of the slice: CUDA writes it again once this has signalled
   long picture = -1;  // the frame whose picture it holds
 };
 
@@ -297,7 +288,7 @@ void run_exported(Lattice& lattice, int device, double seconds, double step_ms) 
     // CUDA draws into the oldest slice GL is done with, or skips this frame's picture.
     int target = -1;
     for (int k = 0; k < kRing; ++k)
-      if (signalled(ring[k].gl_read) && (target < 0 || ring[k].picture < ring[target].picture)) target = k;
+      if (ring[k].gl_read.signalled() && (target < 0 || ring[k].picture < ring[target].picture)) target = k;
     if (target >= 0) {
       ring[target].gl_read.reset();
       lattice.render(0, memory.pixels() + static_cast<std::size_t>(target) * kSliceBytes / 4);
@@ -309,11 +300,11 @@ void run_exported(Lattice& lattice, int device, double seconds, double step_ms) 
     int newest = -1;
     for (int k = 0; k < kRing; ++k)
       if (ring[k].picture > shown && (newest < 0 || ring[k].picture > ring[newest].picture) &&
-          finished(ring[k].rendered))
+          ls::sim::event_done(ring[k].rendered.get()))
         newest = k;
     if (newest >= 0) {
       copy_slice(memory, texture.get(), newest);
-      ring[newest].gl_read = GlFence(glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
+      ring[newest].gl_read = ls::render::GlSync::fence();
       shown = ring[newest].picture;
       pictures += counted;
     }

@@ -1,5 +1,5 @@
 // gl_sync.hpp — a move-only owner of a GL fence (GLsync), the frame loop's pacing: a fence after a
-// frame's drawing, waited on before a later frame starts. GL only.
+// frame's drawing, waited on before a later frame starts, or polled. GL only.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +25,10 @@ class GlSync {
     glClientWaitSync(sync_.get(), GL_SYNC_FLUSH_COMMANDS_BIT, timeout_ns);
     reset();
   }
+
+  /// Whether the commands before the fence are done, without waiting (true when empty). A failed
+  /// query counts as done: its GL error is left for the caller's check_gl.
+  bool signalled() const { return !sync_ || glClientWaitSync(sync_.get(), 0, 0) != GL_TIMEOUT_EXPIRED; }
 
   void reset() noexcept { sync_.reset(); }
 
