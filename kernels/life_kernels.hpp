@@ -52,12 +52,15 @@ void launch_step_bitpacked_pair(const std::uint32_t* in_a, std::uint32_t* out_a,
 /// The blocks a bitpacked launch of this size runs on the current device (one stream alone): its
 /// tile (rows, warps), how many, and the rounds they take (blocks per multiprocessor, rounded up).
 /// A lattice whose last few blocks spill into one more round pays that round (split bands choose
-/// their interior by it).
+/// their interior and their halos' depth by it). `cost` is the launcher's modelled time: the tile
+/// rows each multiprocessor steps over the share of its logic units its resident warps keep busy,
+/// comparable between plans of one width and k on one device.
 struct BitpackedPlan {
   int tile_rows = 0;
   int warps = 0;
   long long blocks = 0;
   long long rounds = 0;
+  double cost = 0;
 };
 BitpackedPlan bitpacked_launch_plan(int width, int height, int k);
 /// The block shapes the bitpacked launcher chooses from (rows per lane, warps per block): how many,

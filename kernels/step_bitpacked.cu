@@ -188,7 +188,7 @@ BitpackedPlan bitpacked_launch_plan(int width, int height, int k) {
   const long long blocks = static_cast<long long>(p.grid.x) * p.grid.y;
   const int sms = occupancy().sms;
   return {kShapes[p.shape].rows_per_warp * kShapes[p.shape].warps, kShapes[p.shape].warps, blocks,
-          (blocks + sms - 1) / sms};
+          (blocks + sms - 1) / sms, p.cost};
 }
 
 bool wait_rule_kernels(RuleMasks rule, double timeout_s) {

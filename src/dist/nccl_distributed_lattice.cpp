@@ -34,6 +34,8 @@ NcclDistributedLattice::NcclDistributedLattice(const BandComm& comm, const Insta
     stream_ = bands.front().stream;
     return exchange;
   };
+  // The launches between exchanges come from each rank's own GPU's launcher: rank 0's for all.
+  share.agree = [&comm](int value) { return comm.from_rank0(value); };
   lattice_ = std::make_unique<multi::SplitLattice>(*workers_, start, 0, &share);
 }
 

@@ -20,13 +20,19 @@ double nominal_rate(Variant variant) {
   return 1.4e12;
 }
 
-int choose_exchange_every(Variant variant, int width, int thinnest, int generations,
-                          double exchange_seconds) {
-  const double row_seconds = static_cast<double>(width) * generations / nominal_rate(variant);
+double nominal_launch_seconds(Variant variant, int width, int rows, int generations) {
+  return static_cast<double>(width) * rows * generations / nominal_rate(variant);
+}
+
+int choose_exchange_every(Variant variant, int width, int thinnest, int generations, double exchange_seconds,
+                          const LaunchSeconds& launch_seconds) {
+  const auto launch = [&](int rows) {
+    return launch_seconds ? launch_seconds(rows) : nominal_launch_seconds(variant, width, rows, generations);
+  };
   int best = 1;
   double best_cost = 0;
   for (int m = 1; m <= kMaxExchangeEvery && 2 * m * generations <= thinnest; ++m) {
-    const double cost = 2.0 * halo_holding(m * generations) * row_seconds + exchange_seconds / m;
+    const double cost = launch(thinnest + 2 * halo_holding(m * generations)) + exchange_seconds / m;
     if (m == 1 || cost < best_cost) {
       best = m;
       best_cost = cost;
@@ -36,8 +42,7 @@ int choose_exchange_every(Variant variant, int width, int thinnest, int generati
 }
 
 bool launch_hides_exchange(Variant variant, int width, int rows, int generations) {
-  const double seconds = static_cast<double>(width) * rows * generations / nominal_rate(variant);
-  return seconds >= kEdgesFirstLaunchSeconds;
+  return nominal_launch_seconds(variant, width, rows, generations) >= kEdgesFirstLaunchSeconds;
 }
 
 }  // namespace ls::multi

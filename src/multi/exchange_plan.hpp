@@ -12,6 +12,8 @@
 // sum by a model of both (choose_exchange_every).
 #pragma once
 
+#include <functional>
+
 #include "core/engine.hpp"
 
 namespace ls::multi {
@@ -32,11 +34,20 @@ inline constexpr double kPeerExchangeSeconds = 40e-6;
 /// benchmark), for plans only: the ratio of a launch to an exchange, not a promise.
 double nominal_rate(Variant variant);
 
+/// A launch's time in seconds by the rows it steps (a band's own rows and both halos).
+using LaunchSeconds = std::function<double(int rows)>;
+
+/// A launch of `rows` rows, `width` wide, `generations` a launch, at nominal_rate.
+double nominal_launch_seconds(Variant variant, int width, int rows, int generations);
+
 /// Launches between exchanges for a band of at least `thinnest` own rows, `width` cells wide, whose
 /// launches step `generations` generations (its halo then m x generations rows, rounded up to 16):
-/// the m in 1..kMaxExchangeEvery with 2 x m x generations <= thinnest that minimises the extra
-/// halo rows' time plus the exchange's cost (`exchange_seconds`) shared by m launches.
-int choose_exchange_every(Variant variant, int width, int thinnest, int generations, double exchange_seconds);
+/// the m in 1..kMaxExchangeEvery with 2 x m x generations <= thinnest that minimises a launch of the
+/// band and its halos plus the exchange's cost (`exchange_seconds`) shared by m launches. A launch
+/// costs `launch_seconds` of its rows where given (a launcher that runs whole rounds of blocks can
+/// make a deeper halo cost nothing, or a shallower one more), else nominal_launch_seconds.
+int choose_exchange_every(Variant variant, int width, int thinnest, int generations, double exchange_seconds,
+                          const LaunchSeconds& launch_seconds = {});
 
 /// Whether a band of `rows` own rows, `width` wide, stepping `generations` a launch, hides its
 /// exchange behind its interior (edges first): its launch lasts kEdgesFirstLaunchSeconds or more.

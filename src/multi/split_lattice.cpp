@@ -66,7 +66,7 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
   sim::check_generations_per_launch(k_);
   check_split_tuning(tuning);
   cut_into_bands(share);
-  plan_steps(share != nullptr, tuning);
+  plan_steps(share, tuning);
   check_free_memory();
 
   std::vector<BandMemory> views;
@@ -109,7 +109,8 @@ void SplitLattice::cut_into_bands(const ProcessShare* share) {
   }
 }
 
-void SplitLattice::plan_steps(bool process_share, const SplitTuning& tuning) {
+void SplitLattice::plan_steps(const ProcessShare* share, const SplitTuning& tuning) {
+  const bool process_share = share != nullptr;
   exact_interior_ = variant_ == Variant::bitpacked;
   // The slowest band decides the trim (bands differ by a granule at most). Over the whole
   // partition, not this process's share of it: every process of a share must choose the same
@@ -153,12 +154,32 @@ void SplitLattice::plan_steps(bool process_share, const SplitTuning& tuning) {
                          std::to_string(thinnest));
     } else {
       const bool nccl = process_share || use_nccl_;
+      cuda::DeviceGuard on(workers_.device(0));
       exchange_every_ = choose_exchange_every(variant_, width_, thinnest, g,
-                                              nccl ? kNcclExchangeSeconds : kPeerExchangeSeconds);
+                                              nccl ? kNcclExchangeSeconds : kPeerExchangeSeconds,
+                                              launch_seconds(g));
+      // The launcher's model reads this process's GPU: the processes of a share take one answer.
+      if (share && share->agree) exchange_every_ = share->agree(exchange_every_);
     }
   }
   exchanged_rows_ = exchange_every_ * g;
   halo_ = halo_holding(exchanged_rows_);
+}
+
+LaunchSeconds SplitLattice::launch_seconds(int generations) const {
+  if (variant_ != Variant::bitpacked) return {};
+  // The bitpacked launcher runs whole rounds of blocks (kernels::bitpacked_launch_plan), so a band
+  // and its halos may cost the same at two depths, or a few rows more a whole round: 65536² over
+  // four GPUs runs 2.4% faster with halos 8 launches deep than 4 (bench/NOTES.md). Its model's
+  // cost, in seconds by a tall lattice of the same width at the nominal rate, on the current device.
+  constexpr int kReferenceRows = 1 << 20;
+  const int width = width_;
+  const double seconds_per_cost =
+      nominal_launch_seconds(variant_, width, kReferenceRows, generations) /
+      kernels::bitpacked_launch_plan(width, kReferenceRows, generations).cost;
+  return [width, generations, seconds_per_cost](int rows) {
+    return kernels::bitpacked_launch_plan(width, rows, generations).cost * seconds_per_cost;
+  };
 }
 
 bool SplitLattice::bands_on_distinct_devices() const {

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
+#include "multi/exchange_plan.hpp"
 #include "core/non_copyable.hpp"
 #include "multi/band_partition.hpp"
 #include "multi/device_workers.hpp"
@@ -62,6 +63,9 @@ struct ProcessShare {
   std::function<std::unique_ptr<HaloExchange>(std::vector<BandMemory>, std::size_t row_bytes, int halo,
                                               int max_rows)>
       make_exchange;
+  /// One process's choice made every process's (their NCCL calls must meet): rank 0's, say. Empty:
+  /// each keeps its own.
+  std::function<int(int)> agree;
 };
 
 class SplitLattice : NonCopyable {
@@ -161,7 +165,10 @@ class SplitLattice : NonCopyable {
   void cut_into_bands(const ProcessShare* share);
   /// Edges first or whole buffers, the edge windows' rows and the interior's trim, the launches
   /// between exchanges, the halo, and whether NCCL will swap it.
-  void plan_steps(bool process_share, const SplitTuning& tuning);
+  void plan_steps(const ProcessShare* share, const SplitTuning& tuning);
+  /// A launch's time by its rows for choose_exchange_every: the launcher's model where the variant
+  /// has one (bitpacked), on the current device; else empty (rows at the nominal rate).
+  LaunchSeconds launch_seconds(int generations) const;
   bool bands_on_distinct_devices() const;
   /// Whether libnccl loads (exchange_note_ says why not).
   bool nccl_loads();

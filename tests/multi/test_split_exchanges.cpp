@@ -14,6 +14,8 @@
 
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
+#include "kernels/life_kernels.hpp"
+#include "multi/band_partition.hpp"
 #include "multi/exchange_plan.hpp"
 #include "multi/split_engine.hpp"
 #include "multi/split_lattice.hpp"
@@ -122,6 +124,30 @@ TEST_F(SplitLatticeTest, ShortLaunchesTakeDeepHalosAndLongOnesEdgesFirst) {
   engine.add(soup(32768, 16384, Variant::naive, 1, Rule::life(), 7));
   EXPECT_TRUE(engine.lattice(0).edges_first());
   EXPECT_EQ(engine.lattice(0).launches_per_exchange(), 1);
+}
+
+// The bitpacked launcher runs whole rounds of blocks, so halos a few launches deeper can cost a
+// band's launch nothing, or a few rows more a whole round: 65536² in four bands (k = 16) takes the
+// depth whose launch the launcher's model finds cheapest, and among equally cheap ones the
+// deepest (its exchange shared by the most launches).
+TEST_F(SplitLatticeTest, DeepHalosTakeTheDepthWhoseLaunchFillsTheLaunchersRounds) {
+  std::vector<int> devices = {0, 0, 0, 0};
+  if (cuda_device_count() >= 4) devices = {0, 1, 2, 3};
+  SplitEngine engine(devices);
+  engine.add(soup(65536, 65536, Variant::bitpacked, 16, Rule::life(), 8));
+  const SplitLattice& l = engine.lattice(0);
+  ASSERT_FALSE(l.edges_first());
+  const auto cost = [](int m) {
+    return kernels::bitpacked_launch_plan(65536, 16384 + 2 * halo_holding(16 * m), 16).cost;
+  };
+  double least = cost(1);
+  int deepest = 1;
+  for (int m = 2; m <= kMaxExchangeEvery; ++m) {
+    if (cost(m) < least) least = cost(m);
+    if (cost(m) <= least) deepest = m;
+  }
+  EXPECT_EQ(cost(l.launches_per_exchange()), least) << l.launches_per_exchange() << " launches per exchange";
+  EXPECT_EQ(l.launches_per_exchange(), deepest);
 }
 
 TEST_F(SplitLatticeTest, NcclSwapsTheHalosWhereEveryBandHasAGpuOfItsOwn) {

@@ -2,10 +2,12 @@
 // the defaults choose the trim, the way of stepping and the launches between exchanges; a trim is
 // -1 or whole halo granules and the launches per exchange -1 or 1..16 (never with edges first),
 // anything else refused naming the value; the plan keeps edges first for long launches and gives
-// short ones halos deep enough that the exchange's cost is shared by several launches.
+// short ones halos deep enough that the exchange's cost is shared by several launches, as deep as
+// the launcher's rounds make free.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "multi/band_partition.hpp"
@@ -81,6 +83,28 @@ TEST(ExchangePlan, ShortLaunchesShareTheExchangeOverSeveralAndTheBandBoundsThem)
     }
   // A free exchange is never worth a deeper halo than the one the launch needs anyway.
   EXPECT_EQ(choose_exchange_every(Variant::bitpacked, 16384, 8192, 16, 0.0), 1);
+}
+
+TEST(ExchangePlan, ALauncherOfWholeRoundsTakesTheDeepestHaloItsRoundHolds) {
+  // A launcher whose launch costs 50 us a round of 1000 rows: a band of 9800 own rows with halos of
+  // 16 m rows each side (k = 16) stays in 10 rounds up to m = 6 (9992 rows) and needs 11 from m = 7.
+  std::vector<int> asked;
+  const LaunchSeconds rounds = [&](int rows) {
+    asked.push_back(rows);
+    return 50e-6 * ((rows + 999) / 1000);
+  };
+  EXPECT_EQ(choose_exchange_every(Variant::bitpacked, 16384, 9800, 16, kNcclExchangeSeconds, rounds), 6);
+  // It was asked for the band and both halos at every depth the band holds.
+  ASSERT_EQ(asked.size(), static_cast<std::size_t>(kMaxExchangeEvery));
+  for (int m = 1; m <= kMaxExchangeEvery; ++m) EXPECT_EQ(asked[static_cast<std::size_t>(m - 1)], 9800 + 32 * m);
+  // A round cheap against the exchange: the next round is worth it (m = 16, 10312 rows).
+  const LaunchSeconds cheap_rounds = [](int rows) { return 1e-6 * ((rows + 999) / 1000); };
+  EXPECT_EQ(choose_exchange_every(Variant::bitpacked, 16384, 9800, 16, kNcclExchangeSeconds, cheap_rounds),
+            kMaxExchangeEvery);
+  // Without a launcher's model, rows cost at the nominal rate: the same choice as that model given.
+  const LaunchSeconds nominal = [](int rows) { return nominal_launch_seconds(Variant::bitpacked, 16384, rows, 16); };
+  EXPECT_EQ(choose_exchange_every(Variant::bitpacked, 16384, 9800, 16, kNcclExchangeSeconds),
+            choose_exchange_every(Variant::bitpacked, 16384, 9800, 16, kNcclExchangeSeconds, nominal));
 }
 
 }  // namespace
