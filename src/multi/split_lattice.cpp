@@ -155,9 +155,9 @@ void SplitLattice::plan_steps(const ProcessShare* share, const SplitTuning& tuni
     } else {
       const bool nccl = process_share || use_nccl_;
       cuda::DeviceGuard on(workers_.device(0));
-      exchange_every_ = choose_exchange_every(variant_, width_, thinnest, g,
-                                              nccl ? kNcclExchangeSeconds : kPeerExchangeSeconds,
-                                              launch_seconds(g));
+      exchange_every_ =
+          choose_exchange_every(variant_, width_, thinnest, g,
+                                nccl ? kNcclExchangeSeconds : kPeerExchangeSeconds, launch_seconds(g));
       // The launcher's model reads this process's GPU: the processes of a share take one answer.
       if (share && share->agree) exchange_every_ = share->agree(exchange_every_);
     }
@@ -174,9 +174,8 @@ LaunchSeconds SplitLattice::launch_seconds(int generations) const {
   // cost, in seconds by a tall lattice of the same width at the nominal rate, on the current device.
   constexpr int kReferenceRows = 1 << 20;
   const int width = width_;
-  const double seconds_per_cost =
-      nominal_launch_seconds(variant_, width, kReferenceRows, generations) /
-      kernels::bitpacked_launch_plan(width, kReferenceRows, generations).cost;
+  const double seconds_per_cost = nominal_launch_seconds(variant_, width, kReferenceRows, generations) /
+                                  kernels::bitpacked_launch_plan(width, kReferenceRows, generations).cost;
   return [width, generations, seconds_per_cost](int rows) {
     return kernels::bitpacked_launch_plan(width, rows, generations).cost * seconds_per_cost;
   };

@@ -96,13 +96,16 @@ TEST(ExchangePlan, ALauncherOfWholeRoundsTakesTheDeepestHaloItsRoundHolds) {
   EXPECT_EQ(choose_exchange_every(Variant::bitpacked, 16384, 9800, 16, kNcclExchangeSeconds, rounds), 6);
   // It was asked for the band and both halos at every depth the band holds.
   ASSERT_EQ(asked.size(), static_cast<std::size_t>(kMaxExchangeEvery));
-  for (int m = 1; m <= kMaxExchangeEvery; ++m) EXPECT_EQ(asked[static_cast<std::size_t>(m - 1)], 9800 + 32 * m);
+  for (int m = 1; m <= kMaxExchangeEvery; ++m)
+    EXPECT_EQ(asked[static_cast<std::size_t>(m - 1)], 9800 + 32 * m);
   // A round cheap against the exchange: the next round is worth it (m = 16, 10312 rows).
   const LaunchSeconds cheap_rounds = [](int rows) { return 1e-6 * ((rows + 999) / 1000); };
   EXPECT_EQ(choose_exchange_every(Variant::bitpacked, 16384, 9800, 16, kNcclExchangeSeconds, cheap_rounds),
             kMaxExchangeEvery);
   // Without a launcher's model, rows cost at the nominal rate: the same choice as that model given.
-  const LaunchSeconds nominal = [](int rows) { return nominal_launch_seconds(Variant::bitpacked, 16384, rows, 16); };
+  const LaunchSeconds nominal = [](int rows) {
+    return nominal_launch_seconds(Variant::bitpacked, 16384, rows, 16);
+  };
   EXPECT_EQ(choose_exchange_every(Variant::bitpacked, 16384, 9800, 16, kNcclExchangeSeconds),
             choose_exchange_every(Variant::bitpacked, 16384, 9800, 16, kNcclExchangeSeconds, nominal));
 }
