@@ -209,7 +209,8 @@ void SplitEngine::step(int generations) {
       e->lattice->step(generations);
       continue;
     }
-    e->timing->claim(*timed, generations, clock_);
+    e->timing->claim(*timed, generations, clock_,
+                     timings_.follows_timed_frame() && e->lattice->ran_nothing_since_step());
     BandTimings& t = *e->timing;
     e->lattice->step(generations, {t.start_hook(), t.end_hook(), t.mark(TimelineBar::Kind::exchange, false),
                                    t.mark(TimelineBar::Kind::exchange, true)});

@@ -337,6 +337,7 @@ void SplitLattice::release() noexcept {
 
 std::vector<sim::BandView> SplitLattice::band_views() const {
   const Layout layout = sim::layout_of(variant_);
+  ++jobs_;
   const std::size_t row = row_bytes();
   std::vector<sim::BandView> out;
   out.reserve(state_.size());
@@ -348,6 +349,7 @@ std::vector<sim::BandView> SplitLattice::band_views() const {
 
 void SplitLattice::run(const std::function<void(int band, BandState& s)>& job) {
   if (broken_) throw DeviceError("split lattice unusable after an earlier device failure");
+  ++jobs_;
   try {
     workers_.run_on_all([&](int band) {
       try {

@@ -40,10 +40,10 @@
 #include <vector>
 
 #include "core/engine.hpp"
-#include "multi/exchange_plan.hpp"
 #include "core/non_copyable.hpp"
 #include "multi/band_partition.hpp"
 #include "multi/device_workers.hpp"
+#include "multi/exchange_plan.hpp"
 #include "multi/halo_exchange.hpp"
 #include "multi/split_tuning.hpp"
 #include "sim/band_view.hpp"
@@ -106,7 +106,12 @@ class SplitLattice : NonCopyable {
   int interior_trim() const { return trim_; }
   HaloExchange& exchange() { return *exchange_; }
   /// This process's bands, top to bottom (host data only: never waits, never touches a device).
+  /// Their streams may then carry others' work: ran_nothing_since_step() is false from here.
   std::vector<sim::BandView> band_views() const;
+  /// Whether the bands' streams have carried nothing since the last step's work (no summary,
+  /// snapshot, read, edit or band views given out): that step's last event ends where the next
+  /// step's work begins (SplitEngine times back-to-back steps with one event each).
+  bool ran_nothing_since_step() const { return jobs_ == jobs_after_step_; }
 
   /// Enqueued by each band's own thread on the band's stream, with its device current (SplitEngine
   /// records its timing events here).
@@ -228,6 +233,10 @@ class SplitLattice : NonCopyable {
   bool exact_interior_ = false;
   bool halos_stale_ = true;
   bool broken_ = false;
+  // Jobs handed to the bands' threads (run()) and band views given out; as many as after the last
+  // step: the streams ran nothing since (ran_nothing_since_step).
+  mutable std::uint64_t jobs_ = 0;
+  std::uint64_t jobs_after_step_ = ~std::uint64_t{0};
   std::uint64_t host_syncs_ = 0;
   std::uint64_t summary_generation_ = 0;
   std::optional<StateSummary> newest_;

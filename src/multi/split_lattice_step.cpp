@@ -166,6 +166,7 @@ void SplitLattice::step(int generations, const StepHooks& hooks) {
   // The same walk on this thread, for where the next step starts.
   int stale = stale_at_start;
   for (int left = generations; left > 0; left -= per_exchange) advance(stale, std::min(per_exchange, left));
+  jobs_after_step_ = jobs_;
   halos_stale_ = false;
   stale_ = stale;
   generation_ += static_cast<std::uint64_t>(generations);

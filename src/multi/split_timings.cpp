@@ -41,15 +41,22 @@ BandTimings::~BandTimings() {
     }
 }
 
-void BandTimings::claim(std::uint64_t timed, int generations, bool clock) {
+void BandTimings::claim(std::uint64_t timed, int generations, bool clock, bool back_to_back) {
+  const Slot& previous = slots_[(static_cast<std::size_t>(timed) + kSplitTimingRing - 1) % kSplitTimingRing];
+  const bool borrow =
+      back_to_back && !clock && timed > 0 && previous.timed == timed - 1 &&
+      previous.end.size() == devices_.size() &&
+      std::all_of(previous.end.begin(), previous.end.end(), [](const cuda::Event& e) { return !!e; });
   current_ = static_cast<std::size_t>(timed % kSplitTimingRing);
   Slot& slot = slots_[current_];
+  slot.may_borrow = borrow;
   slot.stamps = clock ? stamps_.as<std::uint64_t>() + current_ * devices_.size() : nullptr;
   slot.timed = timed;
   slot.generations = generations;
   // Sized here, on the caller's thread: each band's thread then touches its own element only.
   slot.start.resize(devices_.size());
   slot.end.resize(devices_.size());
+  slot.borrowed.assign(devices_.size(), 0);
   slot.marks.resize(devices_.size());
   for (auto& band : slot.marks)
     for (Marked& m : band) m.recorded = false;
@@ -73,8 +80,17 @@ SplitLattice::BandHook BandTimings::mark(TimelineBar::Kind kind, bool end) {
 
 SplitLattice::BandHook BandTimings::start_hook() {
   Slot* slot = &slots_[current_];
-  return [slot](int band, cudaStream_t stream) {
-    cuda::Event& e = slot->start[static_cast<std::size_t>(band)];
+  const Slot* previous =
+      slot->may_borrow ? &slots_[(current_ + kSplitTimingRing - 1) % kSplitTimingRing] : nullptr;
+  return [slot, previous](int band, cudaStream_t stream) {
+    const auto b = static_cast<std::size_t>(band);
+    // The GPU has not reached the band's last end event yet, and what follows it on the stream is
+    // this step: no gap between them, so that event is this step's start as well.
+    if (previous && !sim::event_done(previous->end[b].get())) {
+      slot->borrowed[b] = 1;
+      return;
+    }
+    cuda::Event& e = slot->start[b];
     if (!e) e = cuda::Event(cuda::Event::Create{});  // on the band's thread: its device is current
     // The stamp just before the start event, which waits for it (timing_ring.cpp says why).
     if (std::uint64_t* stamp = slot->stamps ? slot->stamps + band : nullptr) {
@@ -83,6 +99,14 @@ SplitLattice::BandHook BandTimings::start_hook() {
     }
     e.record(stream);
   };
+}
+
+cudaEvent_t BandTimings::start_of(std::size_t s, std::size_t band) const {
+  const Slot& slot = slots_[s];
+  if (band >= slot.borrowed.size() || !slot.borrowed[band])
+    return band < slot.start.size() ? slot.start[band].get() : nullptr;
+  const Slot& previous = slots_[(s + kSplitTimingRing - 1) % kSplitTimingRing];
+  return band < previous.end.size() ? previous.end[band].get() : nullptr;
 }
 
 SplitLattice::BandHook BandTimings::end_hook() {
@@ -102,12 +126,14 @@ void SplitTimings::set_period(int period) {
 }
 
 std::optional<std::uint64_t> SplitTimings::start_frame() {
+  previous_timed_ = current_timed_;
   current_timed_ = frames_to_timed_ == 0;
   frames_to_timed_ = current_timed_ ? period_ - 1 : frames_to_timed_ - 1;
   if (!current_timed_) return std::nullopt;
   const std::uint64_t t = timed_count_++;
-  // Slots about to be overwritten lose their unread timings (the GPUs are that far behind).
-  if (t + 1 > kSplitTimingRing) next_harvest_ = std::max(next_harvest_, t + 1 - kSplitTimingRing);
+  // Slots about to be overwritten lose their unread timings (the GPUs are that far behind), and so
+  // does the frame after them, whose start may be their end.
+  if (t + 2 > kSplitTimingRing) next_harvest_ = std::max(next_harvest_, t + 2 - kSplitTimingRing);
   return t;
 }
 
@@ -135,8 +161,9 @@ SplitTimings::DeviceBands SplitTimings::bands_of_frame(const std::vector<BandTim
   for (std::size_t i = 0; i < instances.size(); ++i) {
     const BandTimings::Slot& slot = instances[i]->slots_[s];
     if (slot.timed != timed) continue;
-    for (std::size_t b = 0; b < slot.start.size(); ++b)
-      if (slot.start[b] && slot.end[b]) per_device[instances[i]->devices_[b]].push_back(BandMark{i, b});
+    for (std::size_t b = 0; b < slot.end.size(); ++b)
+      if (instances[i]->start_of(s, b) && slot.end[b])
+        per_device[instances[i]->devices_[b]].push_back(BandMark{i, b});
   }
   DeviceBands out;
   for (const int d : devices) {
@@ -151,12 +178,12 @@ SplitTimings::DeviceBands SplitTimings::bands_of_frame(const std::vector<BandTim
 bool SplitTimings::read_device(const std::vector<BandTimings*>& instances, std::size_t s, int device,
                                std::vector<BandMark>& marks) {
   const cuda::DeviceGuard on(device);
-  const cudaEvent_t ref = instances[marks.front().instance]->slots_[s].start[marks.front().band].get();
+  const cudaEvent_t ref = instances[marks.front().instance]->start_of(s, marks.front().band);
   for (BandMark& m : marks) {
     const BandTimings::Slot& slot = instances[m.instance]->slots_[s];
     // Start and end were recorded on one stream: the end finishing implies the start did.
     if (!sim::try_elapsed_ms(ref, slot.end[m.band].get(), m.end)) return false;
-    if (!sim::try_elapsed_ms(ref, slot.start[m.band].get(), m.start)) return false;
+    if (!sim::try_elapsed_ms(ref, instances[m.instance]->start_of(s, m.band), m.start)) return false;
     m.start_ns = slot.stamps ? *static_cast<volatile const std::uint64_t*>(slot.stamps + m.band) : 0;
     for (std::size_t k = 0; k < BandTimings::kMarked.size(); ++k) {
       const BandTimings::Marked& w = slot.marks[m.band][k];

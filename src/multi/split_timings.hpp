@@ -2,7 +2,13 @@
 // period) every band of every instance records a start event before its first launch and an end
 // event after its last exchange, on its own stream, from its own thread; a frame or two later they
 // are read without waiting (a pending event leaves the frame for later, as sim/timing_ring.cpp
-// does) into each instance's step statistics, the frame's figures and its timeline.
+// does) into each instance's step statistics, the frame's figures and its timeline. A band's step
+// that directly follows its step of the last timed frame, on a stream that ran nothing in between
+// (every frame timed, nothing drawn or read: a benchmark), records no start event where that step's
+// end event is still pending when the band's thread comes to it: the GPU then goes on from that
+// event to this step's work without a gap, so that event is this step's start too. Each event costs
+// the GPU a few microseconds between two launches (16384² over four H200s: ~3.7 us of a ~54 us
+// launch, bench/NOTES.md).
 //
 // Events of different GPUs cannot be compared, so each GPU's bars are placed from that GPU's
 // earliest band start (the GPUs start a frame within the host's hand-out of it); the frame's span
@@ -30,8 +36,9 @@
 
 namespace ls::multi {
 
-/// Timed frames of events each instance keeps: reading them a frame or two late never waits.
-inline constexpr std::size_t kSplitTimingRing = 4;
+/// Timed frames of events each instance keeps: reading them a frame or two late never waits (a
+/// frame whose start is its predecessor's end needs both slots: three frames late at most).
+inline constexpr std::size_t kSplitTimingRing = 5;
 
 /// One split instance's timing events and statistics (SplitEngine keeps one per instance).
 class BandTimings {
@@ -46,7 +53,11 @@ class BandTimings {
   /// and gives the hooks that record its events (SplitLattice::step).
   /// `clock`: also stamp each band's start on its GPU's clock (%globaltimer), for the timeline's
   /// origin there (EngineReports::timeline_origins).
-  void claim(std::uint64_t timed, int generations, bool clock = false);
+  /// `back_to_back`: the frame directly follows the last timed frame, in which this instance
+  /// stepped too, and the bands' streams ran nothing since (SplitLattice::ran_nothing_since_step):
+  /// unless clocked, a band whose end event of that frame is pending when its start hook runs
+  /// takes that event as its start.
+  void claim(std::uint64_t timed, int generations, bool clock = false, bool back_to_back = false);
   SplitLattice::BandHook start_hook();
   SplitLattice::BandHook end_hook();
   /// The frame is over (SplitEngine::step starts the next): mark() gives nothing until claim().
@@ -76,9 +87,14 @@ class BandTimings {
     std::uint64_t timed = std::numeric_limits<std::uint64_t>::max();
     int generations = 0;
     std::vector<cuda::Event> start, end;  // per band, made on the band's thread at first use
+    bool may_borrow = false;              // claimed back to back (claim)
+    std::vector<char> borrowed;           // per band: its start is the previous slot's end
     std::vector<std::array<Marked, kMarked.size()>> marks;  // per band
     std::uint64_t* stamps = nullptr;  // per band: its start on its GPU's clock (claimed with clock)
   };
+  /// Band `band`'s start event in slot `s`: its own, or the previous slot's end; null if not recorded.
+  cudaEvent_t start_of(std::size_t s, std::size_t band) const;
+
   std::vector<int> devices_;
   std::array<Slot, kSplitTimingRing> slots_;
   cuda::PinnedBuffer stamps_;  // kSplitTimingRing x bands start stamps (used by clocked claims)
@@ -96,6 +112,8 @@ class SplitTimings {
   /// frame's number if it is timed, else none.
   std::optional<std::uint64_t> start_frame();
   bool frame_timed() const { return current_timed_; }
+  /// Whether the frame start_frame() began directly follows a timed frame.
+  bool follows_timed_frame() const { return previous_timed_; }
 
   /// Reads the finished timed frames, oldest first, stopping at the first with a pending event
   /// (never waiting; a split frame has no display bracket to wait for, so the newest frame is read
@@ -136,6 +154,7 @@ class SplitTimings {
   int period_ = 1;
   int frames_to_timed_ = 0;  // frames before the next timed one
   bool current_timed_ = false;
+  bool previous_timed_ = false;     // the frame before the current one was timed
   std::uint64_t timed_count_ = 0;   // timed frames started
   std::uint64_t next_harvest_ = 0;  // the oldest timed frame not read yet
   FrameTimings newest_frame_;

@@ -385,6 +385,58 @@ TEST_F(SplitLatticeTest, TimedFramesGiveOneBarPerBandAndChangeNoState) {
 
 // A summary and a recovery snapshot asked in a timed frame are that frame's work: a bar each on
 // every band's row, after the band's step (they follow it on the band's stream), counted busy.
+// A step's timing may start at the last step's end event only where the bands' streams ran
+// nothing in between: the lattice knows whether they did.
+TEST_F(SplitLatticeTest, TheLatticeKnowsWhetherItsStreamsRanAnythingSinceItsLastStep) {
+  const std::vector<int> devices = cuda_device_count() >= 2 ? std::vector<int>{0, 1} : std::vector<int>{0, 0};
+  SplitEngine split(devices);
+  split.add(soup(1024, 1024, Variant::bitpacked, 16, Rule::life(), 9));
+  SplitLattice& l = split.lattice(0);
+  EXPECT_FALSE(l.ran_nothing_since_step()) << "filled, never stepped";
+  l.step(16);
+  EXPECT_TRUE(l.ran_nothing_since_step());
+  l.step(16);
+  EXPECT_TRUE(l.ran_nothing_since_step());
+  l.request_summary();
+  EXPECT_FALSE(l.ran_nothing_since_step()) << "a summary on the bands' streams";
+  l.step(16);
+  EXPECT_TRUE(l.ran_nothing_since_step());
+  (void)l.band_views();
+  EXPECT_FALSE(l.ran_nothing_since_step()) << "the streams given out (the display draws on them)";
+  l.step(16);
+  l.set_cell(3, 500, true);
+  EXPECT_FALSE(l.ran_nothing_since_step()) << "an edit";
+  l.step(16);
+  l.request_snapshot();
+  EXPECT_FALSE(l.ran_nothing_since_step()) << "a snapshot";
+}
+
+// Every frame timed, steps enqueued far ahead of the GPU (each takes the last one's end event as
+// its start) measure what steps timed one at a time do (each has its own start event).
+TEST_F(SplitLatticeTest, BackToBackTimedStepsMeasureWhatStepsTimedAloneDo) {
+  const std::vector<int> devices = cuda_device_count() >= 2 ? std::vector<int>{0, 1} : std::vector<int>{0, 0};
+  const InstanceSpec spec = soup(8192, 8192, Variant::bitpacked, 64, Rule::life(), 10);
+  const auto mean_step_ms = [&](bool one_at_a_time) {
+    SplitEngine split(devices);
+    split.add(spec);
+    split.set_timing_period(1);
+    split.step(64);  // warm-up
+    split.finish();
+    for (int f = 0; f < 40; ++f) {
+      split.step(64);
+      if (one_at_a_time) split.finish();
+    }
+    split.finish();
+    const InstanceStatus st = split.status(0);
+    EXPECT_GT(st.step_ms.samples, 0);
+    return st.step_ms.mean;
+  };
+  const double alone = mean_step_ms(true);
+  const double back_to_back = mean_step_ms(false);
+  ASSERT_GT(alone, 0);
+  EXPECT_NEAR(back_to_back / alone, 1.0, 0.25) << back_to_back << " ms against " << alone << " ms";
+}
+
 TEST_F(SplitLatticeTest, SummariesAndSnapshotsOfATimedFrameShowOnEveryBandsRow) {
   for (const auto& devices : band_layouts()) {
     SplitEngine split(devices, SplitTuning{.steps = SplitSteps::edges_first});
