@@ -7,7 +7,9 @@
 // the same kernels as one chain on one stream. Then the app's frame (stamps into pinned memory and
 // a summary per branch) with its summaries' results handled three ways: a memset, the kernel and a
 // copy to pinned memory per branch; one memset before the branches and one copy after them for
-// all; a zeroing kernel before and a kernel that writes all results to pinned memory after.
+// all; a zeroing kernel before and a kernel that writes all results to pinned memory after. Last, a
+// timed frame with no summaries (a benchmark's: a reference stamp, stamps around each kernel), its
+// branches joined at the end of the graph or into one stamp kernel after them.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -63,7 +65,9 @@ enum class Shape {
   kernel_root_copy_sink,
   memset_root_kernel_sink,
   app_no_stamps,
-  app_chains_of_4
+  app_chains_of_4,
+  timed_no_summaries,
+  timed_no_summaries_sink
 };
 
 __global__ void zero_kernel(std::uint64_t* words, int n) {
@@ -100,6 +104,10 @@ const char* name(Shape s) {
       return "app now without stamps";
     case Shape::app_chains_of_4:
       return "app now, 16 branches of 4 instances";
+    case Shape::timed_no_summaries:
+      return "timed, no summaries: stamp root";
+    case Shape::timed_no_summaries_sink:
+      return "timed, no summaries: + stamp sink";
   }
   return "?";
 }
@@ -110,7 +118,10 @@ void enqueue(World& w, Shape shape, int k, int front) {
                    shape == Shape::summaries_kernels || shape == Shape::kernel_root_copy_sink ||
                    shape == Shape::memset_root_kernel_sink || shape == Shape::app_no_stamps ||
                    shape == Shape::app_chains_of_4;
-  const bool stamped = app && shape != Shape::app_no_stamps;
+  // A timed frame with no summaries asked (a benchmark's): a reference stamp first, stamps around
+  // each branch's kernel; with or without one stamp after the joins.
+  const bool timed_only = shape == Shape::timed_no_summaries || shape == Shape::timed_no_summaries_sink;
+  const bool stamped = (app && shape != Shape::app_no_stamps) || timed_only;
   // Instances per branch (a chain on one stream).
   const int per_branch = shape == Shape::app_chains_of_4 ? 4 : 1;
   const bool memset_root = shape == Shape::summaries_gathered || shape == Shape::memset_root_kernel_sink;
@@ -123,6 +134,7 @@ void enqueue(World& w, Shape shape, int k, int front) {
   constexpr std::size_t kBytes = kWords * sizeof(std::uint64_t);
   if (memset_root) CUDA_CHECK(cudaMemsetAsync(w.results, 0, kBytes, w.capture));
   if (kernel_root) zero_kernel<<<1, kWords, 0, w.capture>>>(w.results, kWords);
+  if (timed_only) stamp_kernel<<<1, 1, 0, w.capture>>>(w.pinned_stamps + 2 * kInstances);
   CUDA_CHECK(cudaEventRecord(w.fork, w.capture));
   for (int i = 0; i < kInstances; ++i) {
     const std::size_t u = static_cast<std::size_t>(i);
@@ -154,6 +166,8 @@ void enqueue(World& w, Shape shape, int k, int front) {
   if (copy_sink)
     CUDA_CHECK(cudaMemcpyAsync(w.pinned_results, w.results, kBytes, cudaMemcpyDeviceToHost, w.capture));
   if (kernel_sink) publish_kernel<<<1, kWords, 0, w.capture>>>(w.results, w.pinned_results, kWords);
+  if (shape == Shape::timed_no_summaries_sink)
+    stamp_kernel<<<1, 1, 0, w.capture>>>(w.pinned_stamps + 2 * kInstances + 1);
 }
 
 cudaGraphExec_t build(World& w, Shape shape, int k, int front) {
@@ -218,7 +232,7 @@ int main() {
   }
   CUDA_CHECK(cudaEventCreateWithFlags(&w.fork, cudaEventDisableTiming));
   CUDA_CHECK(cudaMalloc(&w.stamps, 2 * kInstances * sizeof(unsigned long long)));
-  CUDA_CHECK(cudaMallocHost(&w.pinned_stamps, 2 * kInstances * sizeof(unsigned long long)));
+  CUDA_CHECK(cudaMallocHost(&w.pinned_stamps, (2 * kInstances + 2) * sizeof(unsigned long long)));
   CUDA_CHECK(cudaMalloc(&w.results, 2 * kInstances * sizeof(std::uint64_t)));
   CUDA_CHECK(cudaMallocHost(&w.pinned_results, 2 * kInstances * sizeof(std::uint64_t)));
   CUDA_CHECK(cudaStreamCreateWithFlags(&w.frame, cudaStreamNonBlocking));
@@ -231,7 +245,8 @@ int main() {
   for (int k : {1, 16})
     for (Shape s : {Shape::kernels, Shape::events, Shape::stamps, Shape::chain, Shape::summaries_own,
                     Shape::summaries_gathered, Shape::summaries_kernels, Shape::kernel_root_copy_sink,
-                    Shape::memset_root_kernel_sink, Shape::app_no_stamps, Shape::app_chains_of_4})
+                    Shape::memset_root_kernel_sink, Shape::app_no_stamps, Shape::app_chains_of_4,
+                    Shape::timed_no_summaries, Shape::timed_no_summaries_sink})
       row(w, s, k);
   return 0;
 }

@@ -111,6 +111,9 @@ void halt_rule_kernels();
 /// host memory, which the device reaches directly) when the stream gets there: a timestamp that a
 /// CUDA graph carries as a cheap kernel node where an event-record node would cost the host more.
 void launch_stamp(std::uint64_t* where, cudaStream_t stream);
+/// An empty kernel: one node that a frame graph's branches fork from or join into, so that the
+/// graph has one root and one sink (its launch then costs the host less, bench/NOTES.md).
+void launch_join(cudaStream_t stream);
 
 /// The random fill of splitmix.hpp, written straight into `dst` in `layout`.
 void launch_random_fill(Layout layout, void* dst, int width, int height, std::uint64_t threshold, bool all,

@@ -15,6 +15,8 @@ __global__ void stamp_kernel(std::uint64_t* where) {
   *where = t;
 }
 
+__global__ void join_kernel() {}
+
 __global__ void zero_words_kernel(std::uint64_t* words, std::size_t n) {
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
@@ -26,6 +28,11 @@ __global__ void zero_words_kernel(std::uint64_t* words, std::size_t n) {
 void launch_zero_words(std::uint64_t* words, std::size_t n, cudaStream_t stream) {
   if (n == 0) return;
   zero_words_kernel<<<1, 256, 0, stream>>>(words, n);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_join(cudaStream_t stream) {
+  join_kernel<<<1, 1, 0, stream>>>();
   CUDA_CHECK(cudaGetLastError());
 }
 

@@ -38,6 +38,8 @@ void FrameGraphCache::enqueue_branches(const InstanceList& instances, int genera
   const std::size_t summary_bytes = summaries.words * sizeof(std::uint64_t);
   // A kernel, not a memset node: the graph's launch cost the host 85 -> 26 us (ls_graph_probe).
   if (summary_bytes > 0) kernels::launch_zero_words(summaries.device, summaries.words, frame_stream);
+  // One root and one sink: branches that start the graph, or end it, each cost its launch (bench/NOTES.md).
+  if (!reference && summary_bytes == 0) kernels::launch_join(frame_stream);
   fork_.record(frame_stream);
   const std::size_t n = instances.size(), per_branch = static_cast<std::size_t>(std::max(chain, 1));
   const int side_by_side = static_cast<int>((n + per_branch - 1) / per_branch);
@@ -68,6 +70,8 @@ void FrameGraphCache::enqueue_branches(const InstanceList& instances, int genera
   if (summary_bytes > 0)
     CUDA_CHECK(cudaMemcpyAsync(summaries.host, summaries.device, summary_bytes, cudaMemcpyDeviceToHost,
                                frame_stream));
+  else
+    kernels::launch_join(frame_stream);
 }
 
 cuda::GraphExec FrameGraphCache::build(const InstanceList& instances, int generations,
