@@ -54,7 +54,8 @@ void launch_step_bitpacked_pair(const std::uint32_t* in_a, std::uint32_t* out_a,
 /// A lattice whose last few blocks spill into one more round pays that round (split bands choose
 /// their interior and their halos' depth by it). `cost` is the launcher's modelled time: the tile
 /// rows each multiprocessor steps over the share of its logic units its resident warps keep busy,
-/// comparable between plans of one width and k on one device.
+/// comparable between plans of one width and k on one device; a lattice small enough for the
+/// smallest tiles side by side (a few per multiprocessor) costs the same whatever its height.
 struct BitpackedPlan {
   int tile_rows = 0;
   int warps = 0;

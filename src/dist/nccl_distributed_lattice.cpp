@@ -34,8 +34,6 @@ NcclDistributedLattice::NcclDistributedLattice(const BandComm& comm, const Insta
     stream_ = bands.front().stream;
     return exchange;
   };
-  // The launches between exchanges come from each rank's own GPU's launcher: rank 0's for all.
-  share.agree = [&comm](int value) { return comm.from_rank0(value); };
   lattice_ = std::make_unique<multi::SplitLattice>(*workers_, start, 0, &share);
 }
 
@@ -59,6 +57,9 @@ void NcclDistributedLattice::connect() {
   // whose current device is the band's.
   const ncclUniqueId id = NcclComm::shared_id(comm_);
   workers_->run_on_all([&](int) { nccl_->init(id, comm_.size(), comm_.rank()); });
+  // Each rank chose its launches between exchanges from its own GPU's launcher; their exchanges
+  // must meet, and every rank's halos hold the least of them.
+  lattice_->lower_launches_per_exchange(comm_.least(lattice_->launches_per_exchange()));
 }
 
 void NcclDistributedLattice::step(int generations) { lattice_->step(generations); }

@@ -221,6 +221,10 @@ void SplitEngine::step_history(std::size_t index, std::vector<float>& out) const
   at(index).timing->step_history(out);
 }
 
+std::uint64_t SplitEngine::borrowed_starts(std::size_t index) const {
+  return at(index).timing->borrowed_starts();
+}
+
 void SplitEngine::request_summaries() {
   for (auto& e : instances_) {
     SplitLattice& l = *e->lattice;

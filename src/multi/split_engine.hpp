@@ -76,6 +76,9 @@ class SplitEngine final : public Engine {
   InstanceStatus status(std::size_t index) const override;
   FrameTimings frame_timings() const override { return timings_.newest_frame(); }
   void step_history(std::size_t index, std::vector<float>& out) const override;
+  /// Instance `index`'s timed band steps read so far that started at their step before's end event
+  /// (split_timings.hpp): one event a band a frame instead of two.
+  std::uint64_t borrowed_starts(std::size_t index) const;
   void span_history(std::vector<float>& out) const override { timings_.span_history(out); }
   std::vector<TimelineBar> timeline() const override { return timings_.newest_timeline(); }
   std::vector<TimelineOrigin> timeline_origins() const override { return timings_.newest_origins(); }

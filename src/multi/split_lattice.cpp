@@ -66,7 +66,7 @@ SplitLattice::SplitLattice(DeviceWorkers& workers, const InstanceSpec& spec, std
   sim::check_generations_per_launch(k_);
   check_split_tuning(tuning);
   cut_into_bands(share);
-  plan_steps(share, tuning);
+  plan_steps(share != nullptr, tuning);
   check_free_memory();
 
   std::vector<BandMemory> views;
@@ -109,8 +109,7 @@ void SplitLattice::cut_into_bands(const ProcessShare* share) {
   }
 }
 
-void SplitLattice::plan_steps(const ProcessShare* share, const SplitTuning& tuning) {
-  const bool process_share = share != nullptr;
+void SplitLattice::plan_steps(bool process_share, const SplitTuning& tuning) {
   exact_interior_ = variant_ == Variant::bitpacked;
   // The slowest band decides the trim (bands differ by a granule at most). Over the whole
   // partition, not this process's share of it: every process of a share must choose the same
@@ -155,18 +154,28 @@ void SplitLattice::plan_steps(const ProcessShare* share, const SplitTuning& tuni
     } else {
       const bool nccl = process_share || use_nccl_;
       cuda::DeviceGuard on(workers_.device(0));
-      exchange_every_ =
-          choose_exchange_every(variant_, width_, thinnest, g,
-                                nccl ? kNcclExchangeSeconds : kPeerExchangeSeconds, launch_seconds(g));
-      // The launcher's model reads this process's GPU: the processes of a share take one answer.
-      if (share && share->agree) exchange_every_ = share->agree(exchange_every_);
+      exchange_every_ = choose_exchange_every(variant_, width_, thinnest, g,
+                                              nccl ? kNcclExchangeSeconds : kPeerExchangeSeconds,
+                                              launch_seconds(g, thickest - thinnest));
+      // The launcher's model reads this process's GPU: the processes of a share take the least of
+      // their choices once connected (lower_launches_per_exchange), not here, where they do not
+      // communicate.
     }
   }
   exchanged_rows_ = exchange_every_ * g;
   halo_ = halo_holding(exchanged_rows_);
 }
 
-LaunchSeconds SplitLattice::launch_seconds(int generations) const {
+void SplitLattice::lower_launches_per_exchange(int every) {
+  if (every < 1 || every > exchange_every_)
+    throw InputError("launches per exchange can go from " + std::to_string(exchange_every_) + " to 1.." +
+                     std::to_string(exchange_every_) + ", not " + std::to_string(every));
+  exchange_every_ = every;
+  exchanged_rows_ = every * generations_per_exchange(variant_, depth_);
+  halos_stale_ = true;
+}
+
+LaunchSeconds SplitLattice::launch_seconds(int generations, int thicker) const {
   if (variant_ != Variant::bitpacked) return {};
   // The bitpacked launcher runs whole rounds of blocks (kernels::bitpacked_launch_plan), so a band
   // and its halos may cost the same at two depths, or a few rows more a whole round: 65536² over
@@ -176,8 +185,8 @@ LaunchSeconds SplitLattice::launch_seconds(int generations) const {
   const int width = width_;
   const double seconds_per_cost = nominal_launch_seconds(variant_, width, kReferenceRows, generations) /
                                   kernels::bitpacked_launch_plan(width, kReferenceRows, generations).cost;
-  return [width, generations, seconds_per_cost](int rows) {
-    return kernels::bitpacked_launch_plan(width, rows, generations).cost * seconds_per_cost;
+  return [width, generations, seconds_per_cost, thicker](int rows) {
+    return kernels::bitpacked_launch_plan(width, rows + thicker, generations).cost * seconds_per_cost;
   };
 }
 

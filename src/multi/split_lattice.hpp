@@ -63,9 +63,6 @@ struct ProcessShare {
   std::function<std::unique_ptr<HaloExchange>(std::vector<BandMemory>, std::size_t row_bytes, int halo,
                                               int max_rows)>
       make_exchange;
-  /// One process's choice made every process's (their NCCL calls must meet): rank 0's, say. Empty:
-  /// each keeps its own.
-  std::function<int(int)> agree;
 };
 
 class SplitLattice : NonCopyable {
@@ -96,6 +93,12 @@ class SplitLattice : NonCopyable {
   bool edges_first() const { return edges_first_; }
   /// Launches between two exchanges (1 edges first).
   int launches_per_exchange() const { return exchange_every_; }
+  /// Fewer launches between exchanges: `every` in 1..launches_per_exchange() (InputError otherwise,
+  /// changing nothing); the halos, as deep as before, are refreshed at the next step. The processes
+  /// of a share choose their own from their GPU's launcher, and their NCCL calls must meet: once
+  /// connected they all take the least (NcclDistributedLattice::connect), which every one's halos
+  /// hold.
+  void lower_launches_per_exchange(int every);
   /// Whether the halos go by NCCL (else by peer copies, or by the process share's exchange).
   bool exchange_by_nccl() const { return use_nccl_; }
   /// Why NCCL was not taken where it could have been (not installed, communicators that failed to
@@ -170,10 +173,12 @@ class SplitLattice : NonCopyable {
   void cut_into_bands(const ProcessShare* share);
   /// Edges first or whole buffers, the edge windows' rows and the interior's trim, the launches
   /// between exchanges, the halo, and whether NCCL will swap it.
-  void plan_steps(const ProcessShare* share, const SplitTuning& tuning);
-  /// A launch's time by its rows for choose_exchange_every: the launcher's model where the variant
-  /// has one (bitpacked), on the current device; else empty (rows at the nominal rate).
-  LaunchSeconds launch_seconds(int generations) const;
+  void plan_steps(bool process_share, const SplitTuning& tuning);
+  /// A launch's time by its rows for choose_exchange_every, which asks by the thinnest band: the
+  /// launcher's model (where the variant has one: bitpacked) of a band `thicker` rows taller, the
+  /// thickest, whose launch the step waits for; on the current device. Else empty (rows at the
+  /// nominal rate).
+  LaunchSeconds launch_seconds(int generations, int thicker) const;
   bool bands_on_distinct_devices() const;
   /// Whether libnccl loads (exchange_note_ says why not).
   bool nccl_loads();

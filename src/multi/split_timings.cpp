@@ -241,6 +241,8 @@ void SplitTimings::add_steps(const std::vector<BandTimings*>& instances, std::si
     }
     t.step_.add(instance_step[i]);
     t.generations_.add(t.slots_[s].generations);
+    const auto& borrowed = t.slots_[s].borrowed;
+    t.borrowed_starts_ += static_cast<std::uint64_t>(std::count(borrowed.begin(), borrowed.end(), 1));
   }
 }
 

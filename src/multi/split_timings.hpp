@@ -36,8 +36,8 @@
 
 namespace ls::multi {
 
-/// Timed frames of events each instance keeps: reading them a frame or two late never waits (a
-/// frame whose start is its predecessor's end needs both slots: three frames late at most).
+/// Timed frames of events each instance keeps: reading them late never waits, up to three timed
+/// frames late (a frame whose start is its predecessor's end needs both frames' slots).
 inline constexpr std::size_t kSplitTimingRing = 5;
 
 /// One split instance's timing events and statistics (SplitEngine keeps one per instance).
@@ -72,6 +72,8 @@ class BandTimings {
   StatSummary step_ms() const { return step_.summary(); }
   double mean_generations() const { return generations_.summary().mean; }
   void step_history(std::vector<float>& out) const { step_.history(out); }
+  /// Band steps read so far whose start was their step before's end event.
+  std::uint64_t borrowed_starts() const { return borrowed_starts_; }
 
  private:
   friend class SplitTimings;
@@ -102,6 +104,7 @@ class BandTimings {
   bool open_ = false;
   RollingStats step_;
   RollingStats generations_;
+  std::uint64_t borrowed_starts_ = 0;
 };
 
 class SplitTimings {

@@ -31,7 +31,7 @@ void FrameGraphCache::drop() {
 void FrameGraphCache::enqueue_branches(const InstanceList& instances, int generations,
                                        std::uint64_t* reference, const std::vector<BranchWork>& work,
                                        const FrameSummaryCopy& summaries, int chain,
-                                       cudaStream_t frame_stream) const {
+                                       cudaStream_t frame_stream, bool captured) const {
   // Each branch's work goes on its own stream, forked from the frame stream and joined back to it,
   // so that captured, each branch runs beside the others.
   if (reference) kernels::launch_stamp(reference, frame_stream);
@@ -39,7 +39,7 @@ void FrameGraphCache::enqueue_branches(const InstanceList& instances, int genera
   // A kernel, not a memset node: the graph's launch cost the host 85 -> 26 us (ls_graph_probe).
   if (summary_bytes > 0) kernels::launch_zero_words(summaries.device, summaries.words, frame_stream);
   // One root and one sink: branches that start the graph, or end it, each cost its launch (bench/NOTES.md).
-  if (!reference && summary_bytes == 0) kernels::launch_join(frame_stream);
+  if (captured && !reference && summary_bytes == 0) kernels::launch_join(frame_stream);
   fork_.record(frame_stream);
   const std::size_t n = instances.size(), per_branch = static_cast<std::size_t>(std::max(chain, 1));
   const int side_by_side = static_cast<int>((n + per_branch - 1) / per_branch);
@@ -70,7 +70,7 @@ void FrameGraphCache::enqueue_branches(const InstanceList& instances, int genera
   if (summary_bytes > 0)
     CUDA_CHECK(cudaMemcpyAsync(summaries.host, summaries.device, summary_bytes, cudaMemcpyDeviceToHost,
                                frame_stream));
-  else
+  else if (captured)
     kernels::launch_join(frame_stream);
 }
 
@@ -80,7 +80,7 @@ cuda::GraphExec FrameGraphCache::build(const InstanceList& instances, int genera
                                        cudaStream_t capture_stream) {
   const auto start = std::chrono::steady_clock::now();
   cuda::GraphExec graph = cuda::capture(capture_stream, [&](cudaStream_t c) {
-    enqueue_branches(instances, generations, reference, work, summaries, chain, c);
+    enqueue_branches(instances, generations, reference, work, summaries, chain, c, true);
   });
   ++stats_.builds;
   stats_.build_ms +=
@@ -112,7 +112,7 @@ void FrameGraphCache::enqueue(const InstanceList& instances, int generations, in
     shape_frames_ = 1;
   }
   if (!use_graphs || !fits || shape_frames_ < kFramesBeforeGraph) {
-    enqueue_branches(instances, generations, reference, work, summaries, chain, frame_stream);
+    enqueue_branches(instances, generations, reference, work, summaries, chain, frame_stream, false);
   } else {
     // The key: the timing slot, then per instance its front buffer and summary slot.
     scratch_key_.clear();

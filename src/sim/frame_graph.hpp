@@ -99,9 +99,11 @@ class FrameGraphCache {
     cuda::GraphExec graph;
   };
 
+  /// One frame's work on `frame_stream` and the instances' streams; `captured`: into a graph, which
+  /// then starts and ends in one node.
   void enqueue_branches(const InstanceList& instances, int generations, std::uint64_t* reference,
                         const std::vector<BranchWork>& work, const FrameSummaryCopy& summaries, int chain,
-                        cudaStream_t frame_stream) const;
+                        cudaStream_t frame_stream, bool captured) const;
   cuda::GraphExec build(const InstanceList& instances, int generations, std::uint64_t* reference,
                         const std::vector<BranchWork>& work, const FrameSummaryCopy& summaries, int chain,
                         cudaStream_t capture_stream);

@@ -127,10 +127,9 @@ TEST_F(SplitLatticeTest, ShortLaunchesTakeDeepHalosAndLongOnesEdgesFirst) {
 }
 
 // The bitpacked launcher runs whole rounds of blocks, so halos a few launches deeper can cost a
-// band's launch nothing, or a few rows more a whole round: 65536² in four bands (k = 16) takes the
-// depth whose launch the launcher's model finds cheapest, and among equally cheap ones the
-// deepest (its exchange shared by the most launches).
-TEST_F(SplitLatticeTest, DeepHalosTakeTheDepthWhoseLaunchFillsTheLaunchersRounds) {
+// band's launch nothing: 65536² in four bands (k = 16) never leaves a deeper depth whose launch the
+// launcher's model finds as cheap (it would share the exchange among more launches for free).
+TEST_F(SplitLatticeTest, DeepHalosTakeTheDeepestDepthOfTheirLaunchsCost) {
   std::vector<int> devices = {0, 0, 0, 0};
   if (cuda_device_count() >= 4) devices = {0, 1, 2, 3};
   SplitEngine engine(devices);
@@ -140,14 +139,11 @@ TEST_F(SplitLatticeTest, DeepHalosTakeTheDepthWhoseLaunchFillsTheLaunchersRounds
   const auto cost = [](int m) {
     return kernels::bitpacked_launch_plan(65536, 16384 + 2 * halo_holding(16 * m), 16).cost;
   };
-  double least = cost(1);
-  int deepest = 1;
-  for (int m = 2; m <= kMaxExchangeEvery; ++m) {
-    if (cost(m) < least) least = cost(m);
-    if (cost(m) <= least) deepest = m;
-  }
-  EXPECT_EQ(cost(l.launches_per_exchange()), least) << l.launches_per_exchange() << " launches per exchange";
-  EXPECT_EQ(l.launches_per_exchange(), deepest);
+  const int chosen = l.launches_per_exchange();
+  EXPECT_GE(l.halo(), chosen * 16);
+  for (int m = chosen + 1; m <= kMaxExchangeEvery; ++m)
+    EXPECT_GT(cost(m), cost(chosen)) << m << " launches per exchange cost a launch no more than the chosen "
+                                     << chosen;
 }
 
 TEST_F(SplitLatticeTest, NcclSwapsTheHalosWhereEveryBandHasAGpuOfItsOwn) {

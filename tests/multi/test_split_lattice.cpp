@@ -383,8 +383,6 @@ TEST_F(SplitLatticeTest, TimedFramesGiveOneBarPerBandAndChangeNoState) {
   }
 }
 
-// A summary and a recovery snapshot asked in a timed frame are that frame's work: a bar each on
-// every band's row, after the band's step (they follow it on the band's stream), counted busy.
 // A step's timing may start at the last step's end event only where the bands' streams ran
 // nothing in between: the lattice knows whether they did.
 TEST_F(SplitLatticeTest, TheLatticeKnowsWhetherItsStreamsRanAnythingSinceItsLastStep) {
@@ -412,12 +410,13 @@ TEST_F(SplitLatticeTest, TheLatticeKnowsWhetherItsStreamsRanAnythingSinceItsLast
 }
 
 // Every frame timed, steps enqueued far ahead of the GPU (each takes the last one's end event as
-// its start) measure what steps timed one at a time do (each has its own start event).
+// its start) measure what steps timed one at a time do (each has its own start event: the GPU is
+// idle when the next step comes).
 TEST_F(SplitLatticeTest, BackToBackTimedStepsMeasureWhatStepsTimedAloneDo) {
   const std::vector<int> devices = cuda_device_count() >= 2 ? std::vector<int>{0, 1} : std::vector<int>{0, 0};
   const InstanceSpec spec = soup(8192, 8192, Variant::bitpacked, 64, Rule::life(), 10);
   // The median of the timed steps after three warm-up frames (the first exchanges connect NCCL).
-  const auto median_step_ms = [&](bool one_at_a_time) {
+  const auto median_step_ms = [&](bool one_at_a_time, std::uint64_t& borrowed) {
     constexpr int kWarmUp = 3;
     SplitEngine split(devices);
     split.add(spec);
@@ -431,6 +430,7 @@ TEST_F(SplitLatticeTest, BackToBackTimedStepsMeasureWhatStepsTimedAloneDo) {
       if (one_at_a_time) split.finish();
     }
     split.finish();
+    borrowed = split.borrowed_starts(0);
     std::vector<float> history;
     split.step_history(0, history);
     EXPECT_GT(history.size(), static_cast<std::size_t>(kWarmUp)) << "no step read after the warm-up";
@@ -440,12 +440,17 @@ TEST_F(SplitLatticeTest, BackToBackTimedStepsMeasureWhatStepsTimedAloneDo) {
                      steps.end());
     return static_cast<double>(steps[steps.size() / 2]);
   };
-  const double alone = median_step_ms(true);
-  const double back_to_back = median_step_ms(false);
+  std::uint64_t borrowed_alone = 0, borrowed_back_to_back = 0;
+  const double alone = median_step_ms(true, borrowed_alone);
+  const double back_to_back = median_step_ms(false, borrowed_back_to_back);
+  EXPECT_EQ(borrowed_alone, 0u);
+  EXPECT_GT(borrowed_back_to_back, 0u) << "no step read took its step before's end event as its start";
   ASSERT_GT(alone, 0);
   EXPECT_NEAR(back_to_back / alone, 1.0, 0.25) << back_to_back << " ms against " << alone << " ms";
 }
 
+// A summary and a recovery snapshot asked in a timed frame are that frame's work: a bar each on
+// every band's row, after the band's step (they follow it on the band's stream), counted busy.
 TEST_F(SplitLatticeTest, SummariesAndSnapshotsOfATimedFrameShowOnEveryBandsRow) {
   for (const auto& devices : band_layouts()) {
     SplitEngine split(devices, SplitTuning{.steps = SplitSteps::edges_first});
