@@ -42,7 +42,7 @@ BandTimings::~BandTimings() {
 }
 
 void BandTimings::claim(std::uint64_t timed, int generations, bool clock, bool back_to_back) {
-  const Slot& previous = slots_[(static_cast<std::size_t>(timed) + kSplitTimingRing - 1) % kSplitTimingRing];
+  const Slot& previous = slots_[previous_slot(static_cast<std::size_t>(timed % kSplitTimingRing))];
   const bool borrow =
       back_to_back && !clock && timed > 0 && previous.timed == timed - 1 &&
       previous.end.size() == devices_.size() &&
@@ -80,8 +80,7 @@ SplitLattice::BandHook BandTimings::mark(TimelineBar::Kind kind, bool end) {
 
 SplitLattice::BandHook BandTimings::start_hook() {
   Slot* slot = &slots_[current_];
-  const Slot* previous =
-      slot->may_borrow ? &slots_[(current_ + kSplitTimingRing - 1) % kSplitTimingRing] : nullptr;
+  const Slot* previous = slot->may_borrow ? &slots_[previous_slot(current_)] : nullptr;
   return [slot, previous](int band, cudaStream_t stream) {
     const auto b = static_cast<std::size_t>(band);
     // The GPU has not reached the band's last end event yet, and what follows it on the stream is
@@ -105,7 +104,7 @@ cudaEvent_t BandTimings::start_of(std::size_t s, std::size_t band) const {
   const Slot& slot = slots_[s];
   if (band >= slot.borrowed.size() || !slot.borrowed[band])
     return band < slot.start.size() ? slot.start[band].get() : nullptr;
-  const Slot& previous = slots_[(s + kSplitTimingRing - 1) % kSplitTimingRing];
+  const Slot& previous = slots_[previous_slot(s)];
   return band < previous.end.size() ? previous.end[band].get() : nullptr;
 }
 

@@ -94,6 +94,8 @@ class BandTimings {
     std::vector<std::array<Marked, kMarked.size()>> marks;  // per band
     std::uint64_t* stamps = nullptr;  // per band: its start on its GPU's clock (claimed with clock)
   };
+  /// The ring slot of the timed frame before slot `s`'s.
+  static std::size_t previous_slot(std::size_t s) { return (s + kSplitTimingRing - 1) % kSplitTimingRing; }
   /// Band `band`'s start event in slot `s`: its own, or the previous slot's end; null if not recorded.
   cudaEvent_t start_of(std::size_t s, std::size_t band) const;
 

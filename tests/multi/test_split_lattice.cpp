@@ -16,6 +16,7 @@
 #include "core/cpu_engine.hpp"
 #include "core/error.hpp"
 #include "core/pattern.hpp"
+#include "core/stats.hpp"
 #include "multi/peer_exchange.hpp"
 #include "multi/split_engine.hpp"
 #include "multi/split_lattice.hpp"
@@ -435,10 +436,7 @@ TEST_F(SplitLatticeTest, BackToBackTimedStepsMeasureWhatStepsTimedAloneDo) {
     split.step_history(0, history);
     EXPECT_GT(history.size(), static_cast<std::size_t>(kWarmUp)) << "no step read after the warm-up";
     if (history.size() <= static_cast<std::size_t>(kWarmUp)) return 0.0;
-    std::vector<float> steps(history.begin() + kWarmUp, history.end());
-    std::nth_element(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(steps.size() / 2),
-                     steps.end());
-    return static_cast<double>(steps[steps.size() / 2]);
+    return median(std::vector<double>(history.begin() + kWarmUp, history.end()));
   };
   std::uint64_t borrowed_alone = 0, borrowed_back_to_back = 0;
   const double alone = median_step_ms(true, borrowed_alone);
