@@ -106,18 +106,18 @@ Row measure_row(const Config& c, const Rule& rule, const std::vector<int>& devic
   row.devices = devices;
   // The one-GPU run first, released before the multi-GPU run allocates: a lattice too large for
   // one GPU has no one-GPU figure, and the others' runs never share memory. Its repeats are sized
-  // so that the multi-GPU run's, stepping as many generations, still take about kTargetRepeatMs.
+  // so that the multi-GPU run's, stepping as many generations, still take about kSeveralGpusRepeatMs.
   std::optional<Repeats> one;
   std::vector<std::uint64_t> one_hashes, hashes;
   try {
     auto work = make_device_work(c, rule, {devices.front()}, split);
-    one = measure(*work, c.k, 0, kTargetRepeatMs * static_cast<double>(devices.size()), one_hashes);
+    one = measure(*work, c.k, 0, kSeveralGpusRepeatMs * static_cast<double>(devices.size()), one_hashes);
     row.one_gpu_cups = c.cells_per_frame() / (one->ms * 1e-3);
   } catch (const InputError& e) {
     row.one_gpu_missing = e.what();
   }
   auto work = make_device_work(c, rule, devices, split);
-  row.timed = measure(*work, c.k, one ? one->frames : 0, kTargetRepeatMs, hashes);
+  row.timed = measure(*work, c.k, one ? one->frames : 0, kSeveralGpusRepeatMs, hashes);
   row.cups = c.cells_per_frame() / (row.timed.ms * 1e-3);
   if (one) row.same_hashes = one_hashes == hashes;
   return row;

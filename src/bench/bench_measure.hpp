@@ -17,6 +17,11 @@ namespace ls::bench {
 
 inline constexpr int kRepeats = 7;
 inline constexpr double kTargetRepeatMs = 25.0;  // each repeat runs enough frames to take about this long
+/// A row on several GPUs: each repeat starts every GPU from idle and ends by synchronising each,
+/// which no frame of a longer run pays (~0.1 ms over two GPUs: measured in bench/NOTES.md "Repeats
+/// of several GPUs"), so its repeats are four times as long as one GPU's, and its one-GPU column's
+/// as long again times the GPUs (the same frames).
+inline constexpr double kSeveralGpusRepeatMs = 100.0;
 inline constexpr int kMaxFramesPerRepeat = 4000;
 /// Frames run before anything is timed: kernels loaded, stream mode graph's frame graph built
 /// (after sim::kFramesBeforeGraph frames), a several-GPU engine's first choice of threads made

@@ -18,7 +18,9 @@
 // two launches after the exchange of X with no barrier between: the neighbour may not have
 // recorded that exchange's `pulled[X]` yet, and the wait would see its record before. There each
 // exchange crosses the barrier a second time after recording `pulled[X]`; its next record comes
-// only after the first barrier of a later exchange, which the writer has not crossed.
+// only after the first barrier of a later exchange, which the writer has not crossed. A band calls
+// before_write(X) only for its first launch into X after an exchange of X (split_lattice_step.cpp):
+// its later launches into X follow that one on the band's stream.
 #include "multi/peer_exchange.hpp"
 
 #include <algorithm>

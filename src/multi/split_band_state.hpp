@@ -26,8 +26,9 @@ struct SplitLattice::BandState {
   cuda::Event summary_start{cuda::Event::Create{}};  // timed: the summary's GPU time paces them
   cuda::Event summary_done{cuda::Event::Create{}};
   int front = 0;  // the buffer holding the current generation
-  // Edges first: a plain exchange (after an edit) read the neighbours' buffers of this parity, so
-  // the next launch into it makes the band's stream wait for them too (PeerExchange::before_write).
+  // The neighbours read this parity of the band's buffers in an exchange (with edges first: only a
+  // plain exchange, after an edit) since the band last wrote it: the next launch into it makes the
+  // band's stream wait for them (PeerExchange::before_write); the launches after it need not.
   std::array<bool, 2> plain_read{};
   // Edges first: the edge stream, its edge buffers (per parity: top window, bottom window, in
   // `edges`), and the events that tie the two streams of a launch together.

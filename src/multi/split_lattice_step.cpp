@@ -150,12 +150,19 @@ void SplitLattice::step(int generations, const StepHooks& hooks) {
         enqueue_launch_edges_first(s, band, g, per_exchange, marks);
         s.front = 1 - s.front;
       } else {
-        exchange_->before_write(band, 1 - s.front);
+        // Only the first launch into a parity after its neighbours read it waits for them (across
+        // GPUs): the launches after it follow it on the band's stream.
+        const std::size_t out = static_cast<std::size_t>(1 - s.front);
+        if (s.plain_read[out]) {
+          exchange_->before_write(band, static_cast<int>(out));
+          s.plain_read[out] = false;
+        }
         enqueue_launch(s, g);
         s.front = 1 - s.front;
         if (exchange) {
           if (marks && marks->exchange_start) marks->exchange_start(band, s.stream.get());
           exchange_->exchange(band, s.front, exchanged_rows_);
+          s.plain_read[static_cast<std::size_t>(s.front)] = true;
           if (marks && marks->exchange_end) marks->exchange_end(band, s.stream.get());
         }
       }
