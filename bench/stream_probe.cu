@@ -1,8 +1,9 @@
 // stream_probe.cu — `ls_stream_probe`: a streaming bitpacked kernel (below) against the launcher's
 // block kernel, B3/S23, k = 16: whether both give the same cells, and the cell updates/s of each,
 // for runs of two lengths (one and two waves of warps), median of 5 repeats of 10 launches after a
-// warm-up. MIN_BLOCKS (a compile definition, default 4: 128 registers, the fastest
-// measured) bounds its registers for that many blocks a multiprocessor. Measured, and not kept in the
+// warm-up. Compile definitions: LEVELS (default 16) generations a launch of the
+// kernel (k = 16 then takes 16 / LEVELS launches), MIN_BLOCKS (default 4: 128 registers at 16
+// levels, the fastest measured) bounds its registers for that many blocks a multiprocessor. Measured, and not kept in the
 // product: bench/NOTES.md "A streaming kernel".
 //
 // The streaming kernel: each warp streams one run of rows down a strip of 32 words and carries all
@@ -137,8 +138,15 @@ using StreamKernel = void (*)(const std::uint32_t*, std::uint32_t*, int, int, in
 #ifndef MIN_BLOCKS
 #define MIN_BLOCKS 4
 #endif
+#ifndef LEVELS
+#define LEVELS 16
+#endif
+// The streaming kernel's levels: k = 16 takes 16 / kLevels launches of it (through `scratch`).
+constexpr int kLevels = LEVELS;
+static_assert(kK % kLevels == 0);
 constexpr StreamKernel kStream =
-    ls::kernels::detail::life_stream_bits<ls::kernels::detail::RuntimeRule<true>, kK, MIN_BLOCKS>;
+    ls::kernels::detail::life_stream_bits<ls::kernels::detail::RuntimeRule<true>, kLevels, MIN_BLOCKS>;
+std::uint32_t* scratch = nullptr;
 
 __global__ void fill(std::uint32_t* p, std::size_t n, std::uint64_t seed) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
@@ -173,7 +181,7 @@ Stream plan(int width, int height, double warps_per_sm) {
   Stream s{};
   s.strips = words >= 30 ? (words + 29) / 30 : 1;
   const int warps = static_cast<int>(sms * warps_per_sm);
-  s.runs = std::max(1, std::min(height / (4 * kK), warps / s.strips));
+  s.runs = std::max(1, std::min(height / (4 * kLevels), warps / s.strips));
   s.run_rows = (height + s.runs - 1) / s.runs;
   s.runs = (height + s.run_rows - 1) / s.run_rows;
   s.blocks = (s.strips * s.runs + kStreamWarps - 1) / kStreamWarps;
@@ -183,9 +191,14 @@ Stream plan(int width, int height, double warps_per_sm) {
 void launch_stream(const Stream& s, const std::uint32_t* in, std::uint32_t* out, int width, int height) {
   const ls::kernels::detail::BitRule rule =
       ls::kernels::detail::make_bit_rule({1u << 3, (1u << 2) | (1u << 3)});
-  kStream<<<s.blocks, 32 * kStreamWarps>>>(in, out, width / 32, height, 0, height, s.strips, s.runs,
-                                           s.run_rows, rule);
-  CUDA_CHECK(cudaGetLastError());
+  const int passes = kK / kLevels;
+  for (int p = 0; p < passes; ++p) {
+    const std::uint32_t* from = p == 0 ? in : (p % 2 ? scratch : out);
+    std::uint32_t* to = p == passes - 1 ? out : (p % 2 ? out : scratch);
+    kStream<<<s.blocks, 32 * kStreamWarps>>>(from, to, width / 32, height, 0, height, s.strips, s.runs,
+                                             s.run_rows, rule);
+    CUDA_CHECK(cudaGetLastError());
+  }
 }
 
 template <class F>
@@ -223,7 +236,8 @@ int main(int argc, char** argv) {
   CUDA_CHECK(cudaFuncGetAttributes(&attr, kStream));
   int per_sm = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kStream, 32 * kStreamWarps, 0));
-  std::printf("stream kernel: %d registers, %d local bytes, %d blocks (%d warps) a multiprocessor\n",
+  std::printf("stream kernel of %d levels, %d launches for k = %d: ", kLevels, kK / kLevels, kK);
+  std::printf("%d registers, %d local bytes, %d blocks (%d warps) a multiprocessor\n",
               attr.numRegs, static_cast<int>(attr.localSizeBytes), per_sm, per_sm * kStreamWarps);
   const ls::kernels::RuleMasks life{1u << 3, (1u << 2) | (1u << 3)};
   for (const int n : sizes) {
@@ -232,6 +246,7 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaMalloc(&a, words * 4));
     CUDA_CHECK(cudaMalloc(&b, words * 4));
     CUDA_CHECK(cudaMalloc(&c, words * 4));
+    CUDA_CHECK(cudaMalloc(&scratch, words * 4));
     fill<<<1024, 256>>>(a, words, 7 + n);
     CUDA_CHECK(cudaGetLastError());
     unsigned long long* count;
@@ -262,6 +277,7 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaFree(a));
     CUDA_CHECK(cudaFree(b));
     CUDA_CHECK(cudaFree(c));
+    CUDA_CHECK(cudaFree(scratch));
     CUDA_CHECK(cudaFree(count));
   }
   return 0;
