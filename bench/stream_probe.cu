@@ -1,10 +1,10 @@
 // stream_probe.cu — `ls_stream_probe`: a streaming bitpacked kernel (below) against the launcher's
 // block kernel, B3/S23, k = 16: whether both give the same cells, and the cell updates/s of each,
 // for runs of two lengths (one and two waves of warps), median of 5 repeats of 10 launches after a
-// warm-up. Compile definitions: LEVELS (default 16) generations a launch of the
-// kernel (k = 16 then takes 16 / LEVELS launches), MIN_BLOCKS (default 4: 128 registers at 16
-// levels, the fastest measured) bounds its registers for that many blocks a multiprocessor. Measured, and not kept in the
-// product: bench/NOTES.md "A streaming kernel".
+// warm-up. Compile definitions: LEVELS (default 16), the generations a launch of the kernel steps
+// (k = 16 then takes 16 / LEVELS launches); MIN_BLOCKS (default 4: 128 registers at 16 levels, the
+// fastest measured) bounds its registers for that many blocks a multiprocessor. Measured, and not
+// kept in the product: bench/NOTES.md "`bitpacked`: a streaming kernel".
 //
 // The streaming kernel: each warp streams one run of rows down a strip of 32 words and carries all
 // K generations in registers, one level a generation, so that the only rows stepped twice are the
