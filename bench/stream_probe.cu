@@ -237,8 +237,8 @@ int main(int argc, char** argv) {
   int per_sm = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kStream, 32 * kStreamWarps, 0));
   std::printf("stream kernel of %d levels, %d launches for k = %d: ", kLevels, kK / kLevels, kK);
-  std::printf("%d registers, %d local bytes, %d blocks (%d warps) a multiprocessor\n",
-              attr.numRegs, static_cast<int>(attr.localSizeBytes), per_sm, per_sm * kStreamWarps);
+  std::printf("%d registers, %d local bytes, %d blocks (%d warps) a multiprocessor\n", attr.numRegs,
+              static_cast<int>(attr.localSizeBytes), per_sm, per_sm * kStreamWarps);
   const ls::kernels::RuleMasks life{1u << 3, (1u << 2) | (1u << 3)};
   for (const int n : sizes) {
     const std::size_t words = static_cast<std::size_t>(n) / 32 * n;
