@@ -1,6 +1,7 @@
 // bench_measure.hpp — what every bench driver measures with: a row's configuration, the sweep's
 // rows without repeats, the soup each instance starts from, and the timing: a warm-up, repeats
-// sized to about kTargetRepeatMs, the median of kRepeats.
+// sized to about kTargetRepeatMs (kSeveralGpusRepeatMs for rows on several GPUs), the median of
+// kRepeats.
 #pragma once
 
 #include <cstdint>

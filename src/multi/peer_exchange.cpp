@@ -12,15 +12,15 @@
 // parity X; there before_write_edges(X) makes the edge stream, which rewrites those buffers, wait
 // for the neighbours' `pulled[X]`, and the band's own stream waits for no other GPU (a plain
 // exchange after an edit read the buffers themselves: the next launch into that parity also calls
-// before_write(X), split_lattice.cpp).
+// before_write(X), split_lattice_step.cpp).
 //
 // With deep halos (`sparse`) the launches between exchanges carry none, so a write into X can come
 // two launches after the exchange of X with no barrier between: the neighbour may not have
 // recorded that exchange's `pulled[X]` yet, and the wait would see its record before. There each
 // exchange crosses the barrier a second time after recording `pulled[X]`; its next record comes
-// only after the first barrier of a later exchange, which the writer has not crossed. A band calls
-// before_write(X) only for its first launch into X after an exchange of X (split_lattice_step.cpp):
-// its later launches into X follow that one on the band's stream.
+// only after the first barrier of a later exchange, which the writer has not crossed. A band's step
+// calls before_write(X) only for its first launch into X after an exchange of X
+// (split_lattice_step.cpp): its later launches into X follow that one on the band's stream.
 #include "multi/peer_exchange.hpp"
 
 #include <algorithm>

@@ -27,8 +27,9 @@ struct SplitLattice::BandState {
   cuda::Event summary_done{cuda::Event::Create{}};
   int front = 0;  // the buffer holding the current generation
   // The neighbours read this parity of the band's buffers in an exchange (with edges first: only a
-  // plain exchange, after an edit) since the band last wrote it: the next launch into it makes the
-  // band's stream wait for them (PeerExchange::before_write); the launches after it need not.
+  // plain exchange, after a fill or an edit) since the band last wrote it: the next launch into it
+  // makes the band's stream wait for them (PeerExchange::before_write); the launches after it need
+  // not.
   std::array<bool, 2> plain_read{};
   // Edges first: the edge stream, its edge buffers (per parity: top window, bottom window, in
   // `edges`), and the events that tie the two streams of a launch together.
