@@ -102,6 +102,12 @@ TEST(ExchangePlan, ALauncherOfWholeRoundsTakesTheDeepestHaloItsRoundHolds) {
   const LaunchSeconds cheap_rounds = [](int rows) { return 1e-6 * ((rows + 999) / 1000); };
   EXPECT_EQ(choose_exchange_every(Variant::bitpacked, 16384, 9800, 16, kNcclExchangeSeconds, cheap_rounds),
             kMaxExchangeEvery);
+  // Without a launcher's model, rows cost at the nominal rate: the same choice as that model given.
+  const LaunchSeconds nominal = [](int rows) {
+    return nominal_launch_seconds(Variant::bitpacked, 16384, rows, 16);
+  };
+  EXPECT_EQ(choose_exchange_every(Variant::bitpacked, 16384, 9800, 16, kNcclExchangeSeconds),
+            choose_exchange_every(Variant::bitpacked, 16384, 9800, 16, kNcclExchangeSeconds, nominal));
 }
 
 }  // namespace
