@@ -8,14 +8,14 @@
 // temporal blocking in registers. A block is kWarps warps stacked vertically; each lane holds one
 // word column of kRowsPerWarp rows in registers, so a warp spans 32 words and the block
 // kWarps * kRowsPerWarp rows. The horizontal neighbours come from the lanes beside (warp shuffles,
-// then funnel shifts), the rows above and below a warp's band from its neighbour warps through a
-// small shared-memory exchange (one __syncthreads() per generation). Neighbour counts are
-// bit-sliced: each row's horizontal 3-sum is two bit planes computed once and shared by the three
-// rows that use it; then full adders and the rule as logic (a fixed expression for B3/S23, a mux
-// tree over the masks of a rule read at run time, the rule's own network for a rule compiled in).
-// Garbage enters at the block's edges and moves one cell per generation, so after k generations
-// the interior (lanes hl..31-hl, hl = 1 or 2 words, and all but k rows at the top and bottom) is
-// exact; only that is written.
+// then funnel shifts), the horizontal sums of the rows above and below a warp's band from its
+// neighbour warps through a small shared-memory exchange (one __syncthreads() per generation).
+// Neighbour counts are bit-sliced: each row's horizontal 3-sum is two bit planes computed once and
+// shared by the three rows that use it; then full adders and the rule as logic (a fixed expression
+// for B3/S23, a mux tree over the masks of a rule read at run time, the rule's own network for a
+// rule compiled in). Garbage enters at the block's edges and moves one cell per generation, so
+// after k generations the interior (lanes hl..31-hl, hl = 1 or 2 words, and all but k rows at the
+// top and bottom) is exact; only that is written.
 #pragma once
 
 #include <cstddef>
@@ -83,29 +83,54 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 16 ? 2 : 32 / kWarps)
   const int gx = wrap(static_cast<long long>(sx) + lane - halo_words, words_per_row);
   const std::size_t wpr = static_cast<std::size_t>(words_per_row);
 
-  std::uint32_t c[kRowsPerWarp];
-  int y = wrap(static_cast<long long>(sy) - k + warp * kRowsPerWarp, height);
+  constexpr int kR = kRowsPerWarp;
+  static_assert(kR >= 3, "a warp's top and bottom rows and one between");
+  std::uint32_t c[kR];
+  // The warp's rows; only a tile across the torus's top or bottom edge wraps them row by row.
+  const int y0 = sy - k + warp * kR;
+  if (y0 >= 0 && y0 + kR <= height) {
+    const std::uint32_t* p = in + static_cast<std::size_t>(y0) * wpr + gx;
 #pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r) {
-    c[r] = __ldg(in + y * wpr + gx);
-    if (++y == height) y = 0;
+    for (int r = 0; r < kR; ++r) c[r] = __ldg(p + r * wpr);
+  } else {
+    int y = wrap(y0, height);
+#pragma unroll
+    for (int r = 0; r < kR; ++r) {
+      c[r] = __ldg(in + y * wpr + gx);
+      if (++y == height) y = 0;
+    }
   }
 
-  __shared__ std::uint32_t edge[2][kWarps][2][32];  // [generation parity][warp][top, bottom][lane]
+  // Each warp shares the horizontal sums (sum and carry planes) of its top and bottom rows, which
+  // it needs itself, so that no warp sums its neighbours' edge rows again.
+  // [generation parity][warp][top, bottom][sum, carry][lane]
+  __shared__ std::uint32_t edge[2][kWarps][2][2][32];
+  // The top and bottom warps read the block's other end: garbage, which the k halo rows absorb.
+  const int up = warp == 0 ? kWarps - 1 : warp - 1, down = warp == kWarps - 1 ? 0 : warp + 1;
   for (int g = 0; g < k; ++g) {
     const int p = g & 1;
-    edge[p][warp][0][lane] = c[0];
-    edge[p][warp][1][lane] = c[kRowsPerWarp - 1];
-    __syncthreads();
-    const std::uint32_t above = warp > 0 ? edge[p][warp - 1][1][lane] : 0u;
-    const std::uint32_t below = warp < kWarps - 1 ? edge[p][warp + 1][0][lane] : 0u;
-    std::uint32_t sa, ca, sb, cb;
-    hsum_lanes(above, sa, ca);
+    std::uint32_t sb, cb, sl, cl;
     hsum_lanes(c[0], sb, cb);
+    hsum_lanes(c[kR - 1], sl, cl);
+    edge[p][warp][0][0][lane] = sb;
+    edge[p][warp][0][1][lane] = cb;
+    edge[p][warp][1][0][lane] = sl;
+    edge[p][warp][1][1][lane] = cl;
+    __syncthreads();
+    std::uint32_t sa = edge[p][up][1][0][lane], ca = edge[p][up][1][1][lane];
+    const std::uint32_t sd = edge[p][down][0][0][lane], cd = edge[p][down][0][1][lane];
 #pragma unroll
-    for (int r = 0; r < kRowsPerWarp; ++r) {
+    for (int r = 0; r < kR; ++r) {
       std::uint32_t sc, cc;
-      hsum_lanes(r + 1 < kRowsPerWarp ? c[r + 1] : below, sc, cc);
+      if (r + 2 < kR) {
+        hsum_lanes(c[r + 1], sc, cc);
+      } else if (r + 2 == kR) {
+        sc = sl;
+        cc = cl;
+      } else {
+        sc = sd;
+        cc = cd;
+      }
       c[r] = Rule::next(sa, ca, sb, cb, sc, cc, c[r], rule);
       sa = sb;
       ca = cb;
@@ -116,10 +141,15 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 16 ? 2 : 32 / kWarps)
 
   if (lane < halo_words || lane >= 32 - halo_words || lane - halo_words >= words_per_row) return;
   const int written = min(out_rows, rows);
+  const int t0 = warp * kR - k;  // the row within the band of c[0]
+  std::uint32_t* q = out + static_cast<std::size_t>(sy) * wpr + gx;
+  if (t0 >= 0 && t0 + kR <= written) {
 #pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r) {
-    const int t = warp * kRowsPerWarp + r - k;  // row within the band
-    if (t >= 0 && t < written) out[(sy + t) * wpr + gx] = c[r];
+    for (int r = 0; r < kR; ++r) q[(t0 + r) * wpr] = c[r];
+  } else {
+#pragma unroll
+    for (int r = 0; r < kR; ++r)
+      if (t0 + r >= 0 && t0 + r < written) q[(t0 + r) * wpr] = c[r];
   }
 }
 
