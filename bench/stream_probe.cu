@@ -34,6 +34,7 @@
 #include "kernels/life_device.cuh"
 #include "kernels/life_kernels.hpp"
 #include "kernels/step_bitpacked.cuh"
+#include "probe_common.cuh"
 
 namespace ls::kernels::detail {
 
@@ -148,28 +149,6 @@ constexpr StreamKernel kStream =
     ls::kernels::detail::life_stream_bits<ls::kernels::detail::RuntimeRule<true>, kLevels, MIN_BLOCKS>;
 std::uint32_t* scratch = nullptr;
 
-__global__ void fill(std::uint32_t* p, std::size_t n, std::uint64_t seed) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
-    std::uint64_t z = (i + seed) * 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    // About 5/8 alive: the kernels' speed does not depend on the cells.
-    p[i] = (static_cast<std::uint32_t>(z) & static_cast<std::uint32_t>(z >> 32)) |
-           static_cast<std::uint32_t>(z >> 16);
-  }
-}
-
-__global__ void differ(const std::uint32_t* a, const std::uint32_t* b, std::size_t n,
-                       unsigned long long* count) {
-  unsigned long long c = 0;
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x)
-    c += a[i] != b[i];
-  if (c) atomicAdd(count, c);
-}
-
 struct Stream {
   int strips, runs, run_rows, blocks;
 };
@@ -202,29 +181,6 @@ void launch_stream(const Stream& s, const std::uint32_t* in, std::uint32_t* out,
   }
 }
 
-template <class F>
-double rate(F launch, std::uint32_t* a, std::uint32_t* b, int width, int height) {
-  cudaEvent_t e0, e1;
-  CUDA_CHECK(cudaEventCreate(&e0));
-  CUDA_CHECK(cudaEventCreate(&e1));
-  constexpr int kLaunches = 10;
-  for (int i = 0; i < 4; ++i) launch(i % 2 ? b : a, i % 2 ? a : b);
-  std::vector<double> ms;
-  for (int r = 0; r < 5; ++r) {
-    CUDA_CHECK(cudaEventRecord(e0));
-    for (int i = 0; i < kLaunches; ++i) launch(i % 2 ? b : a, i % 2 ? a : b);
-    CUDA_CHECK(cudaEventRecord(e1));
-    CUDA_CHECK(cudaEventSynchronize(e1));
-    float t = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&t, e0, e1));
-    ms.push_back(t / kLaunches);
-  }
-  std::sort(ms.begin(), ms.end());
-  CUDA_CHECK(cudaEventDestroy(e0));
-  CUDA_CHECK(cudaEventDestroy(e1));
-  return static_cast<double>(width) * height * kK / (ms[2] * 1e-3);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -248,39 +204,32 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaMalloc(&b, words * 4));
     CUDA_CHECK(cudaMalloc(&c, words * 4));
     CUDA_CHECK(cudaMalloc(&scratch, words * 4));
-    fill<<<1024, 256>>>(a, words, 7 + n);
-    CUDA_CHECK(cudaGetLastError());
-    unsigned long long* count;
-    CUDA_CHECK(cudaMallocManaged(&count, sizeof *count));
+    ls::probe::soup(a, n, 7 + n);
     const auto block = [&](const std::uint32_t* in, std::uint32_t* out) {
       ls::kernels::launch_step_bitpacked(in, out, n, n, life, kK, nullptr);
     };
     block(a, b);
-    const double block_rate = rate(block, b, c, n, n);
-    fill<<<1024, 256>>>(a, words, 7 + n);
+    const double block_rate = ls::probe::rate(block, b, c, n, n, kK);
+    ls::probe::soup(a, n, 7 + n);
     block(a, b);
     for (const double wps : {per_sm * kStreamWarps * 1.0, per_sm * kStreamWarps * 2.0}) {
       const Stream s = plan(n, n, wps);
-      CUDA_CHECK(cudaDeviceSynchronize());  // the managed counter is written here
-      *count = 0;
       launch_stream(s, a, c, n, n);
-      differ<<<1024, 256>>>(b, c, words, count);
-      CUDA_CHECK(cudaDeviceSynchronize());
-      const unsigned long long wrong = *count;
-      const double r = rate(
-          [&](const std::uint32_t* in, std::uint32_t* out) { launch_stream(s, in, out, n, n); }, c, a, n, n);
+      const unsigned long long wrong = ls::probe::differing_words(b, c, words);
+      const double r = ls::probe::rate(
+          [&](const std::uint32_t* in, std::uint32_t* out) { launch_stream(s, in, out, n, n); }, c, a, n, n,
+          kK);
       std::printf(
           "%6d^2 k=%d block %.3e  stream %.3e (%.3fx)  warps/SM %.0f strips %d runs %d run_rows %d  "
           "words differing %llu\n",
           n, kK, block_rate, r, r / block_rate, wps, s.strips, s.runs, s.run_rows, wrong);
-      fill<<<1024, 256>>>(a, words, 7 + n);
+      ls::probe::soup(a, n, 7 + n);
       block(a, b);
     }
     CUDA_CHECK(cudaFree(a));
     CUDA_CHECK(cudaFree(b));
     CUDA_CHECK(cudaFree(c));
     CUDA_CHECK(cudaFree(scratch));
-    CUDA_CHECK(cudaFree(count));
   }
   return 0;
 }

@@ -1,0 +1,345 @@
+// tile_probe.cu — `ls_tile_probe`: variants of the bitpacked block kernel (life_step_bits, whose design
+// the kernel below repeats: edge rows' horizontal sums shared between warps, loads and stores tested
+// per warp, not per row) against the launcher's, B3/S23, k = 16: whether each gives the launcher's
+// cells, and the cell updates/s of each, median of 5 repeats of 10 launches after a warm-up.
+// Measured, and not kept in the product: bench/NOTES.md "`bitpacked`: edge sums shared, and what
+// else was tried".
+//
+// The switches of life_tile_bits:
+// - half: a lane's window starts half a word to the left (k <= 16 needs 16 cells of halo a side, not
+//   32), so that a warp writes 31 words instead of 30;
+// - pairs: neighbour warps wait for each other only (a named barrier per pair of warps), not for the
+//   whole block;
+// - split: the generation's barrier split into an arrival after a warp publishes its edge sums and a
+//   wait before it reads its neighbours' (an mbarrier), with the rows that need no neighbour between;
+// - mode: the left (1) or right (2) neighbour's shift, or both (3), as multiply-adds on the FMA pipe.
+//
+//   ls_tile_probe [N...]      every variant at N² (default 16384 and 65536)
+//   ls_tile_probe --only I N  variant I alone at N², six launches (for a profiler)
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "kernels/cuda_check.hpp"
+#include "kernels/life_device.cuh"
+#include "kernels/life_kernels.hpp"
+#include "kernels/step_bitpacked.cuh"
+#include "probe_common.cuh"
+
+namespace ls::kernels::detail {
+
+/// The block's generation barrier as an mbarrier in shared memory (sm_90: try_wait), split into an
+/// arrival (after a warp publishes its edges) and a wait (before it reads its neighbours'), so that
+/// the rows between need no neighbour and fill the wait.
+__device__ __forceinline__ void mbar_init(std::uint64_t* bar, unsigned count) {
+  asm volatile(
+      "mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(bar))),
+      "r"(count)
+      : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(std::uint64_t* bar) {
+  asm volatile("{ .reg .b64 st; mbarrier.arrive.shared::cta.b64 st, [%0]; }" ::"r"(
+                   static_cast<unsigned>(__cvta_generic_to_shared(bar)))
+               : "memory");
+}
+__device__ __forceinline__ void mbar_wait(std::uint64_t* bar, unsigned parity) {
+  unsigned done = 0;
+  do {
+    asm volatile(
+        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+        : "=r"(done)
+        : "r"(static_cast<unsigned>(__cvta_generic_to_shared(bar))), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+
+/// The multipliers of the shifts done as multiply-adds (the FMA pipe, which the logic leaves idle),
+/// read from constant memory so that the compiler cannot turn them back into shifts.
+__constant__ std::uint32_t kShiftFactor[2] = {2u, 0x80000000u};
+
+/// hsum_lanes with its left (kMode & 1) and right (kMode & 2) neighbours shifted by multiply-adds: a
+/// lane sends its top bit (w * 2, high word) or bottom bit (w * 2^31, low word) and adds it to its
+/// own word times 2 (low word) or times 2^31 (high word).
+template <int kMode>
+__device__ __forceinline__ void hsum_m(std::uint32_t w, std::uint32_t& s, std::uint32_t& c) {
+  constexpr unsigned kFull = 0xffffffffu;
+  std::uint32_t l, r;
+  if constexpr (kMode & 1) {
+    const std::uint32_t t = __shfl_up_sync(kFull, __umulhi(w, kShiftFactor[0]), 1);
+    l = w * kShiftFactor[0] + t;
+  } else {
+    l = __funnelshift_l(__shfl_up_sync(kFull, w, 1), w, 1);
+  }
+  if constexpr (kMode & 2) {
+    const std::uint32_t u = __shfl_down_sync(kFull, w * kShiftFactor[1], 1);
+    r = __umulhi(w, kShiftFactor[1]) + u;
+  } else {
+    r = __funnelshift_r(w, __shfl_down_sync(kFull, w, 1), 1);
+  }
+  s = l ^ w ^ r;
+  c = (l & w) | (l & r) | (w & r);
+}
+
+/// Waits until this warp and the other warp of pair `pair` (warps pair and pair + 1) arrive.
+__device__ __forceinline__ void pair_barrier(int pair) {
+  asm volatile("bar.sync %0, 64;" ::"r"(pair + 1) : "memory");
+}
+
+template <class Rule, int kRowsPerWarp, int kWarps, bool kHalf, bool kPairs, bool kSplit, int kMode>
+__global__ void __launch_bounds__(32 * kWarps, kWarps >= 32   ? 1
+                                               : kWarps >= 16 ? 2
+                                                              : 32 / kWarps)
+    life_tile_bits(BitsPair pair, int words_per_row, int height, int first_row, int rows, BitRule rule,
+                   int k) {
+  static_assert(!kPairs || kWarps <= 16, "a named barrier per pair of warps: 15 at most");
+  constexpr int kTileRows = kRowsPerWarp * kWarps;
+  constexpr int kR = kRowsPerWarp;
+  const std::uint32_t* __restrict__ in = blockIdx.z ? pair.in[1] : pair.in[0];
+  std::uint32_t* __restrict__ out = blockIdx.z ? pair.out[1] : pair.out[0];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int halo_words = kHalf ? 1 : (k > 32 ? 2 : 1);
+  const int out_words = kHalf ? 31 : 32 - 2 * halo_words, out_rows = kTileRows - 2 * k;
+  int sx = blockIdx.x * out_words, sy = blockIdx.y * out_rows;
+  sx = words_per_row >= out_words ? min(sx, words_per_row - out_words) : 0;
+  sy = first_row + (rows >= out_rows ? min(sy, rows - out_rows) : 0);
+  const int gx = wrap(static_cast<long long>(sx) + lane - halo_words, words_per_row);
+  const int gx1 = kHalf ? (gx + 1 == words_per_row ? 0 : gx + 1) : gx;
+  const std::size_t wpr = static_cast<std::size_t>(words_per_row);
+
+  std::uint32_t c[kR];
+  const int y0 = sy - k + warp * kR;
+  const auto load = [&](const std::uint32_t* row) {
+    if constexpr (kHalf)
+      return __funnelshift_r(__ldg(row + gx), __ldg(row + gx1), 16);
+    else
+      return __ldg(row + gx);
+  };
+  if (y0 >= 0 && y0 + kR <= height) {
+    const std::uint32_t* p = in + static_cast<std::size_t>(y0) * wpr;
+#pragma unroll
+    for (int r = 0; r < kR; ++r) c[r] = load(p + r * wpr);
+  } else {
+    int y = wrap(y0, height);
+#pragma unroll
+    for (int r = 0; r < kR; ++r) {
+      c[r] = load(in + y * wpr);
+      if (++y == height) y = 0;
+    }
+  }
+
+  // [generation parity][warp][top, bottom][sum, carry][lane]
+  __shared__ std::uint32_t edge[2][kWarps][2][2][32];
+  const int up = warp == 0 ? kWarps - 1 : warp - 1, down = warp == kWarps - 1 ? 0 : warp + 1;
+  if constexpr (kSplit) {
+    static_assert(!kPairs, "split or pairs, not both");
+    __shared__ std::uint64_t bar;
+    if (threadIdx.x == 0) mbar_init(&bar, 32 * kWarps);
+    __syncthreads();
+    for (int g = 0; g < k; ++g) {
+      const int p = g & 1;
+      std::uint32_t s0, c0, s1, c1, sm, cm, sl, cl;
+      hsum_m<kMode>(c[0], s0, c0);
+      hsum_m<kMode>(c[kR - 1], sl, cl);
+      edge[p][warp][0][0][lane] = s0;
+      edge[p][warp][0][1][lane] = c0;
+      edge[p][warp][1][0][lane] = sl;
+      edge[p][warp][1][1][lane] = cl;
+      mbar_arrive(&bar);
+      hsum_m<kMode>(c[1], s1, c1);
+      hsum_m<kMode>(c[kR - 2], sm, cm);
+      std::uint32_t sa = s0, ca = c0, sb = s1, cb = c1;
+#pragma unroll
+      for (int r = 1; r < kR - 1; ++r) {
+        std::uint32_t sc, cc;
+        if (r + 1 < kR - 2) {
+          hsum_m<kMode>(c[r + 1], sc, cc);
+        } else if (r + 1 == kR - 2) {
+          sc = sm;
+          cc = cm;
+        } else {
+          sc = sl;
+          cc = cl;
+        }
+        c[r] = Rule::next(sa, ca, sb, cb, sc, cc, c[r], rule);
+        sa = sb;
+        ca = cb;
+        sb = sc;
+        cb = cc;
+      }
+      mbar_wait(&bar, p);
+      const std::uint32_t su = edge[p][up][1][0][lane], cu = edge[p][up][1][1][lane];
+      const std::uint32_t sd = edge[p][down][0][0][lane], cd = edge[p][down][0][1][lane];
+      c[0] = Rule::next(su, cu, s0, c0, s1, c1, c[0], rule);
+      c[kR - 1] = Rule::next(sm, cm, sl, cl, sd, cd, c[kR - 1], rule);
+    }
+  }
+  for (int g = 0; g < (kSplit ? 0 : k); ++g) {
+    const int p = g & 1;
+    std::uint32_t sb, cb, sl, cl;
+    hsum_m<kMode>(c[0], sb, cb);
+    hsum_m<kMode>(c[kR - 1], sl, cl);
+    edge[p][warp][0][0][lane] = sb;
+    edge[p][warp][0][1][lane] = cb;
+    edge[p][warp][1][0][lane] = sl;
+    edge[p][warp][1][1][lane] = cl;
+    if constexpr (kPairs) {
+      // Pairs of an odd lower warp first, then of an even one: every warp's two waits are matched.
+      if (warp & 1) {
+        if (warp < kWarps - 1) pair_barrier(warp);
+        pair_barrier(warp - 1);
+      } else {
+        if (warp > 0) pair_barrier(warp - 1);
+        if (warp < kWarps - 1) pair_barrier(warp);
+      }
+    } else {
+      __syncthreads();
+    }
+    std::uint32_t sa = edge[p][up][1][0][lane], ca = edge[p][up][1][1][lane];
+    const std::uint32_t sd = edge[p][down][0][0][lane], cd = edge[p][down][0][1][lane];
+#pragma unroll
+    for (int r = 0; r < kR; ++r) {
+      std::uint32_t sc, cc;
+      if (r + 1 < kR - 1) {
+        hsum_m<kMode>(c[r + 1], sc, cc);
+      } else if (r + 1 == kR - 1) {
+        sc = sl;
+        cc = cl;
+      } else {
+        sc = sd;
+        cc = cd;
+      }
+      c[r] = Rule::next(sa, ca, sb, cb, sc, cc, c[r], rule);
+      sa = sb;
+      ca = cb;
+      sb = sc;
+      cb = cc;
+    }
+  }
+
+  std::uint32_t v[kR];
+#pragma unroll
+  for (int r = 0; r < kR; ++r)
+    v[r] = kHalf ? __funnelshift_r(c[r], __shfl_down_sync(~0u, c[r], 1), 16) : c[r];
+  const int j = kHalf ? lane : lane - halo_words;  // the output word this lane writes
+  if (j < 0 || j >= out_words || j >= words_per_row) return;
+  const int written = min(out_rows, rows);
+  const int t0 = warp * kR - k;  // row within the band of c[0]
+  std::uint32_t* q = out + static_cast<std::size_t>(sy) * wpr + (sx + j);
+  if (t0 >= 0 && t0 + kR <= written) {
+#pragma unroll
+    for (int r = 0; r < kR; ++r) q[(t0 + r) * wpr] = v[r];
+  } else {
+#pragma unroll
+    for (int r = 0; r < kR; ++r)
+      if (t0 + r >= 0 && t0 + r < written) q[(t0 + r) * wpr] = v[r];
+  }
+}
+
+}  // namespace ls::kernels::detail
+
+namespace {
+
+using ls::kernels::detail::BitRule;
+using ls::kernels::detail::BitsPair;
+constexpr int kK = 16;
+using Kernel = void (*)(BitsPair, int, int, int, int, BitRule, int);
+
+struct Variant {
+  const char* name;
+  bool half;
+  int rows_per_warp, warps;
+  Kernel kernel;
+};
+
+template <bool kHalf, bool kPairs, bool kSplit, int kMode, int R, int W>
+Variant make(const char* name) {
+  return {name, kHalf, R, W,
+          ls::kernels::detail::life_tile_bits<ls::kernels::detail::RuntimeRule<true>, R, W, kHalf, kPairs,
+                                              kSplit, kMode>};
+}
+
+std::vector<Variant> variants() {
+  return {make<false, false, false, 0, 32, 16>("as the product"),
+          make<false, false, false, 0, 26, 16>("as the product"),
+          make<true, false, false, 0, 32, 16>("half"),
+          make<true, false, false, 0, 30, 16>("half"),
+          make<false, true, false, 0, 32, 16>("pairs"),
+          make<false, false, true, 0, 32, 16>("split"),
+          make<false, false, true, 0, 32, 32>("split"),
+          make<false, false, false, 1, 32, 16>("imad-left"),
+          make<false, false, false, 2, 32, 16>("imad-right"),
+          make<false, false, false, 3, 32, 16>("imad-both")};
+}
+
+void launch(const Variant& v, const std::uint32_t* in, std::uint32_t* out, int n) {
+  const int words = n / 32;
+  const int out_words = v.half ? 31 : 30;
+  const int out_rows = v.rows_per_warp * v.warps - 2 * kK;
+  const dim3 grid((words + out_words - 1) / out_words, (n + out_rows - 1) / out_rows, 1);
+  const BitRule rule = ls::kernels::detail::make_bit_rule({1u << 3, (1u << 2) | (1u << 3)});
+  v.kernel<<<grid, 32 * v.warps>>>(BitsPair{{in, in}, {out, out}}, words, n, 0, n, rule, kK);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int> sizes = {16384, 65536};
+  int only = -1;
+  if (argc == 4 && std::string(argv[1]) == "--only") {
+    only = std::atoi(argv[2]);
+    sizes = {std::atoi(argv[3])};
+  } else if (argc > 1) {
+    sizes.clear();
+    for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
+  }
+  const std::vector<Variant> all = variants();
+  for (const Variant& v : all) {
+    cudaFuncAttributes attr{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, v.kernel));
+    int per_sm = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.kernel, 32 * v.warps, 0));
+    std::printf("%2d %-15s %2dx%-2d %3d registers %3d local bytes %d blocks a multiprocessor\n",
+                static_cast<int>(&v - all.data()), v.name, v.rows_per_warp, v.warps, attr.numRegs,
+                static_cast<int>(attr.localSizeBytes), per_sm);
+  }
+  const ls::kernels::RuleMasks life{1u << 3, (1u << 2) | (1u << 3)};
+  for (const int n : sizes) {
+    const std::size_t words = static_cast<std::size_t>(n) / 32 * n;
+    std::uint32_t *a, *b, *c;
+    CUDA_CHECK(cudaMalloc(&a, words * 4));
+    CUDA_CHECK(cudaMalloc(&b, words * 4));
+    CUDA_CHECK(cudaMalloc(&c, words * 4));
+    ls::probe::soup(a, n, 7 + n);
+    if (only >= 0) {
+      for (int i = 0; i < 6; ++i) launch(all.at(only), i % 2 ? b : a, i % 2 ? a : b, n);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      return 0;
+    }
+    const auto block = [&](const std::uint32_t* in, std::uint32_t* out) {
+      ls::kernels::launch_step_bitpacked(in, out, n, n, life, kK, nullptr);
+    };
+    const double base = ls::probe::rate(block, b, c, n, n, kK);
+    std::printf("%6d^2 k=%d launcher %.3e\n", n, kK, base);
+    for (const Variant& v : all) {
+      ls::probe::soup(a, n, 7 + n);
+      block(a, b);
+      launch(v, a, c, n);
+      const unsigned long long wrong = ls::probe::differing_words(b, c, words);
+      const double r = ls::probe::rate(
+          [&](const std::uint32_t* in, std::uint32_t* out) { launch(v, in, out, n); }, b, c, n, n, kK);
+      std::printf("%6d^2 %-15s %2dx%-2d %.3e (%.3fx)  words differing %llu\n", n, v.name, v.rows_per_warp,
+                  v.warps, r, r / base, wrong);
+    }
+    std::printf("%6d^2 k=%d launcher again %.3e\n", n, kK, ls::probe::rate(block, b, c, n, n, kK));
+    CUDA_CHECK(cudaFree(a));
+    CUDA_CHECK(cudaFree(b));
+    CUDA_CHECK(cudaFree(c));
+  }
+  return 0;
+}
