@@ -12,10 +12,13 @@
 //   whole block;
 // - split: the generation's barrier split into an arrival after a warp publishes its edge sums and a
 //   wait before it reads its neighbours' (an mbarrier), with the rows that need no neighbour between;
-// - mode: the left (1) or right (2) neighbour's shift, or both (3), as multiply-adds on the FMA pipe.
+// - mode: the left (1) or right (2) neighbour's shift, or both (3), as multiply-adds on the FMA pipe;
+// - cluster (life_cluster_bits): C blocks stacked in a thread-block cluster share their edge sums
+//   through distributed shared memory, so that a launch recomputes 2k halo rows of C tiles.
 //
 //   ls_tile_probe [N...]      every variant at N² (default 16384 and 65536)
 //   ls_tile_probe --only I N  variant I alone at N², six launches (for a profiler)
+#include <cooperative_groups.h>
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -240,6 +243,97 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 32   ? 1
   }
 }
 
+/// The product's design with C blocks stacked in a thread-block cluster: the blocks of a cluster
+/// read each other's edge sums through distributed shared memory and wait for each other with the
+/// cluster's barrier, so that the halo rows are 2k of C tiles, not of each.
+template <class Rule, int kR, int kWarps, int kC>
+__global__ void __launch_bounds__(32 * kWarps, 2)
+    life_cluster_bits(BitsPair pair, int words_per_row, int height, int first_row, int rows, BitRule rule,
+                      int k) {
+  namespace cg = cooperative_groups;
+  const cg::cluster_group cluster = cg::this_cluster();
+  const int rank = static_cast<int>(cluster.block_rank());  // == blockIdx.y % kC
+  constexpr int kTileRows = kR * kWarps;
+  const std::uint32_t* __restrict__ in = pair.in[0];
+  std::uint32_t* __restrict__ out = pair.out[0];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int out_words = 30, out_rows = kC * kTileRows - 2 * k;
+  int sx = blockIdx.x * out_words, sy = (blockIdx.y / kC) * out_rows;
+  sx = words_per_row >= out_words ? min(sx, words_per_row - out_words) : 0;
+  sy = first_row + (rows >= out_rows ? min(sy, rows - out_rows) : 0);
+  const int gx = wrap(static_cast<long long>(sx) + lane - 1, words_per_row);
+  const std::size_t wpr = static_cast<std::size_t>(words_per_row);
+
+  std::uint32_t c[kR];
+  const int y0 = sy - k + rank * kTileRows + warp * kR;
+  if (y0 >= 0 && y0 + kR <= height) {
+    const std::uint32_t* p = in + static_cast<std::size_t>(y0) * wpr + gx;
+#pragma unroll
+    for (int r = 0; r < kR; ++r) c[r] = __ldg(p + r * wpr);
+  } else {
+    int y = wrap(y0, height);
+#pragma unroll
+    for (int r = 0; r < kR; ++r) {
+      c[r] = __ldg(in + y * wpr + gx);
+      if (++y == height) y = 0;
+    }
+  }
+
+  __shared__ std::uint32_t edge[2][kWarps][2][2][32];
+  // The warp above and below, in this block or (the block's top and bottom warps) the cluster's
+  // block above and below; the cluster's ends read garbage, which the k halo rows absorb.
+  const std::uint32_t* up_edge = &edge[0][warp == 0 ? kWarps - 1 : warp - 1][1][0][0];
+  const std::uint32_t* down_edge = &edge[0][warp == kWarps - 1 ? 0 : warp + 1][0][0][0];
+  if (warp == 0 && rank > 0) up_edge = cluster.map_shared_rank(up_edge, rank - 1);
+  if (warp == kWarps - 1 && rank < kC - 1) down_edge = cluster.map_shared_rank(down_edge, rank + 1);
+  constexpr int kParity = kWarps * 2 * 2 * 32;  // words from one parity's edges to the other's
+  for (int g = 0; g < k; ++g) {
+    const int p = g & 1;
+    std::uint32_t sb, cb, sl, cl;
+    hsum_lanes(c[0], sb, cb);
+    hsum_lanes(c[kR - 1], sl, cl);
+    edge[p][warp][0][0][lane] = sb;
+    edge[p][warp][0][1][lane] = cb;
+    edge[p][warp][1][0][lane] = sl;
+    edge[p][warp][1][1][lane] = cl;
+    cluster.sync();
+    std::uint32_t sa = up_edge[p * kParity + lane], ca = up_edge[p * kParity + 32 + lane];
+    const std::uint32_t sd = down_edge[p * kParity + lane], cd = down_edge[p * kParity + 32 + lane];
+#pragma unroll
+    for (int r = 0; r < kR; ++r) {
+      std::uint32_t sc, cc;
+      if (r + 2 < kR) {
+        hsum_lanes(c[r + 1], sc, cc);
+      } else if (r + 2 == kR) {
+        sc = sl;
+        cc = cl;
+      } else {
+        sc = sd;
+        cc = cd;
+      }
+      c[r] = Rule::next(sa, ca, sb, cb, sc, cc, c[r], rule);
+      sa = sb;
+      ca = cb;
+      sb = sc;
+      cb = cc;
+    }
+  }
+  cluster.sync();  // no block leaves while another may read its edges
+
+  if (lane < 1 || lane >= 31 || lane - 1 >= words_per_row) return;
+  const int written = min(out_rows, rows);
+  const int t0 = rank * kTileRows + warp * kR - k;
+  std::uint32_t* q = out + static_cast<std::size_t>(sy) * wpr + gx;
+  if (t0 >= 0 && t0 + kR <= written) {
+#pragma unroll
+    for (int r = 0; r < kR; ++r) q[(t0 + r) * wpr] = c[r];
+  } else {
+#pragma unroll
+    for (int r = 0; r < kR; ++r)
+      if (t0 + r >= 0 && t0 + r < written) q[(t0 + r) * wpr] = c[r];
+  }
+}
+
 }  // namespace ls::kernels::detail
 
 namespace {
@@ -254,7 +348,18 @@ struct Variant {
   bool half;
   int rows_per_warp, warps;
   Kernel kernel;
+  int cluster = 1;  // blocks stacked in a cluster (life_cluster_bits)
 };
+
+template <int R, int W, int C>
+Variant clustered(const char* name) {
+  return {name,
+          false,
+          R,
+          W,
+          ls::kernels::detail::life_cluster_bits<ls::kernels::detail::RuntimeRule<true>, R, W, C>,
+          C};
+}
 
 template <bool kHalf, bool kPairs, bool kSplit, int kMode, int R, int W>
 Variant make(const char* name) {
@@ -273,17 +378,30 @@ std::vector<Variant> variants() {
           make<false, false, true, 0, 32, 32>("split"),
           make<false, false, false, 1, 32, 16>("imad-left"),
           make<false, false, false, 2, 32, 16>("imad-right"),
-          make<false, false, false, 3, 32, 16>("imad-both")};
+          make<false, false, false, 3, 32, 16>("imad-both"),
+          clustered<32, 16, 2>("cluster of 2"),
+          clustered<32, 16, 4>("cluster of 4"),
+          clustered<26, 16, 2>("cluster of 2"),
+          clustered<24, 16, 4>("cluster of 4")};
 }
 
 void launch(const Variant& v, const std::uint32_t* in, std::uint32_t* out, int n) {
   const int words = n / 32;
   const int out_words = v.half ? 31 : 30;
-  const int out_rows = v.rows_per_warp * v.warps - 2 * kK;
-  const dim3 grid((words + out_words - 1) / out_words, (n + out_rows - 1) / out_rows, 1);
+  const int out_rows = v.cluster * v.rows_per_warp * v.warps - 2 * kK;
+  const dim3 grid((words + out_words - 1) / out_words, (n + out_rows - 1) / out_rows * v.cluster, 1);
   const BitRule rule = ls::kernels::detail::make_bit_rule({1u << 3, (1u << 2) | (1u << 3)});
-  v.kernel<<<grid, 32 * v.warps>>>(BitsPair{{in, in}, {out, out}}, words, n, 0, n, rule, kK);
-  CUDA_CHECK(cudaGetLastError());
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = dim3(32 * v.warps);
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = 1;
+  cluster.val.clusterDim.y = static_cast<unsigned>(v.cluster);
+  cluster.val.clusterDim.z = 1;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  CUDA_CHECK(cudaLaunchKernelEx(&config, v.kernel, BitsPair{{in, in}, {out, out}}, words, n, 0, n, rule, kK));
 }
 
 }  // namespace
