@@ -15,6 +15,24 @@
 
 namespace ls::probe {
 
+/// Three bit lattices n x n on the device (a, b, c), freed with it.
+struct Lattices {
+  std::size_t words;
+  std::uint32_t *a = nullptr, *b = nullptr, *c = nullptr;
+  explicit Lattices(int n) : words(static_cast<std::size_t>(n) / 32 * n) {
+    CUDA_CHECK(cudaMalloc(&a, words * 4));
+    CUDA_CHECK(cudaMalloc(&b, words * 4));
+    CUDA_CHECK(cudaMalloc(&c, words * 4));
+  }
+  Lattices(const Lattices&) = delete;
+  Lattices& operator=(const Lattices&) = delete;
+  ~Lattices() {
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(c);
+  }
+};
+
 /// A soup of density 0.35 in a bit lattice n x n (the kernels' speed does not depend on the cells).
 inline void soup(std::uint32_t* lattice, int n, std::uint64_t seed) {
   const FillThreshold t = fill_threshold(0.35);

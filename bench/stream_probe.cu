@@ -198,11 +198,9 @@ int main(int argc, char** argv) {
               static_cast<int>(attr.localSizeBytes), per_sm, per_sm * kStreamWarps);
   const ls::kernels::RuleMasks life{1u << 3, (1u << 2) | (1u << 3)};
   for (const int n : sizes) {
-    const std::size_t words = static_cast<std::size_t>(n) / 32 * n;
-    std::uint32_t *a, *b, *c;
-    CUDA_CHECK(cudaMalloc(&a, words * 4));
-    CUDA_CHECK(cudaMalloc(&b, words * 4));
-    CUDA_CHECK(cudaMalloc(&c, words * 4));
+    ls::probe::Lattices lattices(n);
+    const std::size_t words = lattices.words;
+    std::uint32_t *a = lattices.a, *b = lattices.b, *c = lattices.c;
     CUDA_CHECK(cudaMalloc(&scratch, words * 4));
     ls::probe::soup(a, n, 7 + n);
     const auto block = [&](const std::uint32_t* in, std::uint32_t* out) {
@@ -226,9 +224,6 @@ int main(int argc, char** argv) {
       ls::probe::soup(a, n, 7 + n);
       block(a, b);
     }
-    CUDA_CHECK(cudaFree(a));
-    CUDA_CHECK(cudaFree(b));
-    CUDA_CHECK(cudaFree(c));
     CUDA_CHECK(cudaFree(scratch));
   }
   return 0;

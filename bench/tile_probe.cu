@@ -88,6 +88,22 @@ __device__ __forceinline__ void hsum_m(std::uint32_t w, std::uint32_t& s, std::u
   c = (l & w) | (l & r) | (w & r);
 }
 
+/// hsum_m<kMode> as the Sums of step_rows.
+template <int kMode>
+struct ModeSums {
+  __device__ __forceinline__ static void sum(std::uint32_t w, std::uint32_t& s, std::uint32_t& c) {
+    hsum_m<kMode>(w, s, c);
+  }
+};
+
+/// A lane's half-word window of a row: the high half of word gx and the low half of gx1.
+struct HalfWordAt {
+  int gx, gx1;
+  __device__ __forceinline__ std::uint32_t operator()(const std::uint32_t* row) const {
+    return __funnelshift_r(__ldg(row + gx), __ldg(row + gx1), 16);
+  }
+};
+
 /// Waits until this warp and the other warp of pair `pair` (warps pair and pair + 1) arrive.
 __device__ __forceinline__ void pair_barrier(int pair) {
   asm volatile("bar.sync %0, 64;" ::"r"(pair + 1) : "memory");
@@ -115,25 +131,10 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 32   ? 1
   const std::size_t wpr = static_cast<std::size_t>(words_per_row);
 
   std::uint32_t c[kR];
-  const int y0 = sy - k + warp * kR;
-  const auto load = [&](const std::uint32_t* row) {
-    if constexpr (kHalf)
-      return __funnelshift_r(__ldg(row + gx), __ldg(row + gx1), 16);
-    else
-      return __ldg(row + gx);
-  };
-  if (y0 >= 0 && y0 + kR <= height) {
-    const std::uint32_t* p = in + static_cast<std::size_t>(y0) * wpr;
-#pragma unroll
-    for (int r = 0; r < kR; ++r) c[r] = load(p + r * wpr);
-  } else {
-    int y = wrap(y0, height);
-#pragma unroll
-    for (int r = 0; r < kR; ++r) {
-      c[r] = load(in + y * wpr);
-      if (++y == height) y = 0;
-    }
-  }
+  if constexpr (kHalf)
+    load_rows(in, sy - k + warp * kR, height, wpr, HalfWordAt{gx, gx1}, c);
+  else
+    load_rows(in, sy - k + warp * kR, height, wpr, WordAt{gx}, c);
 
   // [generation parity][warp][top, bottom][sum, carry][lane]
   __shared__ std::uint32_t edge[2][kWarps][2][2][32];
@@ -202,26 +203,8 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 32   ? 1
     } else {
       __syncthreads();
     }
-    std::uint32_t sa = edge[p][up][1][0][lane], ca = edge[p][up][1][1][lane];
-    const std::uint32_t sd = edge[p][down][0][0][lane], cd = edge[p][down][0][1][lane];
-#pragma unroll
-    for (int r = 0; r < kR; ++r) {
-      std::uint32_t sc, cc;
-      if (r + 1 < kR - 1) {
-        hsum_m<kMode>(c[r + 1], sc, cc);
-      } else if (r + 1 == kR - 1) {
-        sc = sl;
-        cc = cl;
-      } else {
-        sc = sd;
-        cc = cd;
-      }
-      c[r] = Rule::next(sa, ca, sb, cb, sc, cc, c[r], rule);
-      sa = sb;
-      ca = cb;
-      sb = sc;
-      cb = cc;
-    }
+    step_rows<Rule, ModeSums<kMode>>(c, edge[p][up][1][0][lane], edge[p][up][1][1][lane], sb, cb, sl, cl,
+                                     edge[p][down][0][0][lane], edge[p][down][0][1][lane], rule);
   }
 
   std::uint32_t v[kR];
@@ -230,17 +213,7 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 32   ? 1
     v[r] = kHalf ? __funnelshift_r(c[r], __shfl_down_sync(~0u, c[r], 1), 16) : c[r];
   const int j = kHalf ? lane : lane - halo_words;  // the output word this lane writes
   if (j < 0 || j >= out_words || j >= words_per_row) return;
-  const int written = min(out_rows, rows);
-  const int t0 = warp * kR - k;  // row within the band of c[0]
-  std::uint32_t* q = out + static_cast<std::size_t>(sy) * wpr + (sx + j);
-  if (t0 >= 0 && t0 + kR <= written) {
-#pragma unroll
-    for (int r = 0; r < kR; ++r) q[(t0 + r) * wpr] = v[r];
-  } else {
-#pragma unroll
-    for (int r = 0; r < kR; ++r)
-      if (t0 + r >= 0 && t0 + r < written) q[(t0 + r) * wpr] = v[r];
-  }
+  store_rows(out + static_cast<std::size_t>(sy) * wpr + (sx + j), warp * kR - k, min(out_rows, rows), wpr, v);
 }
 
 /// The product's design with C blocks stacked in a thread-block cluster: the blocks of a cluster
@@ -265,19 +238,7 @@ __global__ void __launch_bounds__(32 * kWarps, 2)
   const std::size_t wpr = static_cast<std::size_t>(words_per_row);
 
   std::uint32_t c[kR];
-  const int y0 = sy - k + rank * kTileRows + warp * kR;
-  if (y0 >= 0 && y0 + kR <= height) {
-    const std::uint32_t* p = in + static_cast<std::size_t>(y0) * wpr + gx;
-#pragma unroll
-    for (int r = 0; r < kR; ++r) c[r] = __ldg(p + r * wpr);
-  } else {
-    int y = wrap(y0, height);
-#pragma unroll
-    for (int r = 0; r < kR; ++r) {
-      c[r] = __ldg(in + y * wpr + gx);
-      if (++y == height) y = 0;
-    }
-  }
+  load_rows(in, sy - k + rank * kTileRows + warp * kR, height, wpr, WordAt{gx}, c);
 
   __shared__ std::uint32_t edge[2][kWarps][2][2][32];
   // The warp above and below, in this block or (the block's top and bottom warps) the cluster's
@@ -297,41 +258,14 @@ __global__ void __launch_bounds__(32 * kWarps, 2)
     edge[p][warp][1][0][lane] = sl;
     edge[p][warp][1][1][lane] = cl;
     cluster.sync();
-    std::uint32_t sa = up_edge[p * kParity + lane], ca = up_edge[p * kParity + 32 + lane];
-    const std::uint32_t sd = down_edge[p * kParity + lane], cd = down_edge[p * kParity + 32 + lane];
-#pragma unroll
-    for (int r = 0; r < kR; ++r) {
-      std::uint32_t sc, cc;
-      if (r + 2 < kR) {
-        hsum_lanes(c[r + 1], sc, cc);
-      } else if (r + 2 == kR) {
-        sc = sl;
-        cc = cl;
-      } else {
-        sc = sd;
-        cc = cd;
-      }
-      c[r] = Rule::next(sa, ca, sb, cb, sc, cc, c[r], rule);
-      sa = sb;
-      ca = cb;
-      sb = sc;
-      cb = cc;
-    }
+    step_rows<Rule, LaneSums>(c, up_edge[p * kParity + lane], up_edge[p * kParity + 32 + lane], sb, cb, sl,
+                              cl, down_edge[p * kParity + lane], down_edge[p * kParity + 32 + lane], rule);
   }
   cluster.sync();  // no block leaves while another may read its edges
 
   if (lane < 1 || lane >= 31 || lane - 1 >= words_per_row) return;
-  const int written = min(out_rows, rows);
-  const int t0 = rank * kTileRows + warp * kR - k;
-  std::uint32_t* q = out + static_cast<std::size_t>(sy) * wpr + gx;
-  if (t0 >= 0 && t0 + kR <= written) {
-#pragma unroll
-    for (int r = 0; r < kR; ++r) q[(t0 + r) * wpr] = c[r];
-  } else {
-#pragma unroll
-    for (int r = 0; r < kR; ++r)
-      if (t0 + r >= 0 && t0 + r < written) q[(t0 + r) * wpr] = c[r];
-  }
+  store_rows(out + static_cast<std::size_t>(sy) * wpr + gx, rank * kTileRows + warp * kR - k,
+             min(out_rows, rows), wpr, c);
 }
 
 }  // namespace ls::kernels::detail
@@ -353,12 +287,9 @@ struct Variant {
 
 template <int R, int W, int C>
 Variant clustered(const char* name) {
-  return {name,
-          false,
-          R,
-          W,
-          ls::kernels::detail::life_cluster_bits<ls::kernels::detail::RuntimeRule<true>, R, W, C>,
-          C};
+  using ls::kernels::detail::life_cluster_bits;
+  using ls::kernels::detail::RuntimeRule;
+  return {name, false, R, W, life_cluster_bits<RuntimeRule<true>, R, W, C>, C};
 }
 
 template <bool kHalf, bool kPairs, bool kSplit, int kMode, int R, int W>
@@ -428,11 +359,9 @@ int main(int argc, char** argv) {
   }
   const ls::kernels::RuleMasks life{1u << 3, (1u << 2) | (1u << 3)};
   for (const int n : sizes) {
-    const std::size_t words = static_cast<std::size_t>(n) / 32 * n;
-    std::uint32_t *a, *b, *c;
-    CUDA_CHECK(cudaMalloc(&a, words * 4));
-    CUDA_CHECK(cudaMalloc(&b, words * 4));
-    CUDA_CHECK(cudaMalloc(&c, words * 4));
+    ls::probe::Lattices lattices(n);
+    const std::size_t words = lattices.words;
+    std::uint32_t *a = lattices.a, *b = lattices.b, *c = lattices.c;
     ls::probe::soup(a, n, 7 + n);
     if (only >= 0) {
       for (int i = 0; i < 6; ++i) launch(all.at(only), i % 2 ? b : a, i % 2 ? a : b, n);
@@ -455,9 +384,6 @@ int main(int argc, char** argv) {
                   v.warps, r, r / base, wrong);
     }
     std::printf("%6d^2 k=%d launcher again %.3e\n", n, kK, ls::probe::rate(block, b, c, n, n, kK));
-    CUDA_CHECK(cudaFree(a));
-    CUDA_CHECK(cudaFree(b));
-    CUDA_CHECK(cudaFree(c));
   }
   return 0;
 }

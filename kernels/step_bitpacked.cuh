@@ -61,6 +61,83 @@ struct FixedRule {
   }
 };
 
+/// The horizontal sums of a lane's word with its neighbour lanes' (the product's shifts).
+struct LaneSums {
+  __device__ __forceinline__ static void sum(std::uint32_t w, std::uint32_t& s, std::uint32_t& c) {
+    hsum_lanes(w, s, c);
+  }
+};
+
+/// A lane's word of a row: word column gx.
+struct WordAt {
+  int gx;
+  __device__ __forceinline__ std::uint32_t operator()(const std::uint32_t* row) const {
+    return __ldg(row + gx);
+  }
+};
+
+/// Loads a warp's kR rows from row y0 on, each row's word as `word` takes it from the row; only
+/// rows across the torus's top or bottom edge (y0 < 0 or past height) wrap, row by row.
+template <int kR, class Word>
+__device__ __forceinline__ void load_rows(const std::uint32_t* __restrict__ in, int y0, int height,
+                                          std::size_t wpr, Word word, std::uint32_t (&c)[kR]) {
+  if (y0 >= 0 && y0 + kR <= height) {
+    const std::uint32_t* p = in + static_cast<std::size_t>(y0) * wpr;
+#pragma unroll
+    for (int r = 0; r < kR; ++r) c[r] = word(p + r * wpr);
+  } else {
+    int y = wrap(y0, height);
+#pragma unroll
+    for (int r = 0; r < kR; ++r) {
+      c[r] = word(in + y * wpr);
+      if (++y == height) y = 0;
+    }
+  }
+}
+
+/// Steps a warp's kR rows one generation: (sa, ca) are the horizontal sums of the row above them,
+/// (sb, cb) of their first row, (sl, cl) of their last and (sd, cd) of the row below.
+template <class Rule, class Sums, int kR>
+__device__ __forceinline__ void step_rows(std::uint32_t (&c)[kR], std::uint32_t sa, std::uint32_t ca,
+                                          std::uint32_t sb, std::uint32_t cb, std::uint32_t sl,
+                                          std::uint32_t cl, std::uint32_t sd, std::uint32_t cd,
+                                          const BitRule& rule) {
+  static_assert(kR >= 3, "a warp's top and bottom rows and one between");
+#pragma unroll
+  for (int r = 0; r < kR; ++r) {
+    std::uint32_t sc, cc;
+    if (r + 2 < kR) {
+      Sums::sum(c[r + 1], sc, cc);
+    } else if (r + 2 == kR) {
+      sc = sl;
+      cc = cl;
+    } else {
+      sc = sd;
+      cc = cd;
+    }
+    c[r] = Rule::next(sa, ca, sb, cb, sc, cc, c[r], rule);
+    sa = sb;
+    ca = cb;
+    sb = sc;
+    cb = cc;
+  }
+}
+
+/// Writes a warp's rows to q (row 0 of its band, its word column), c[r] as the band's row t0 + r,
+/// only those in 0..written-1.
+template <int kR>
+__device__ __forceinline__ void store_rows(std::uint32_t* __restrict__ q, int t0, int written,
+                                           std::size_t wpr, const std::uint32_t (&c)[kR]) {
+  if (t0 >= 0 && t0 + kR <= written) {
+#pragma unroll
+    for (int r = 0; r < kR; ++r) q[(t0 + r) * wpr] = c[r];
+  } else {
+#pragma unroll
+    for (int r = 0; r < kR; ++r)
+      if (t0 + r >= 0 && t0 + r < written) q[(t0 + r) * wpr] = c[r];
+  }
+}
+
 /// Steps the rows [first_row, first_row + rows) of a words_per_row x height torus k generations by
 /// `Rule` (RuntimeRule or FixedRule): every variant of this kernel takes the same arguments, so one
 /// launcher runs those compiled by nvcc and by NVRTC alike.
@@ -84,22 +161,8 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 16 ? 2 : 32 / kWarps)
   const std::size_t wpr = static_cast<std::size_t>(words_per_row);
 
   constexpr int kR = kRowsPerWarp;
-  static_assert(kR >= 3, "a warp's top and bottom rows and one between");
   std::uint32_t c[kR];
-  // The warp's rows; only a tile across the torus's top or bottom edge wraps them row by row.
-  const int y0 = sy - k + warp * kR;
-  if (y0 >= 0 && y0 + kR <= height) {
-    const std::uint32_t* p = in + static_cast<std::size_t>(y0) * wpr + gx;
-#pragma unroll
-    for (int r = 0; r < kR; ++r) c[r] = __ldg(p + r * wpr);
-  } else {
-    int y = wrap(y0, height);
-#pragma unroll
-    for (int r = 0; r < kR; ++r) {
-      c[r] = __ldg(in + y * wpr + gx);
-      if (++y == height) y = 0;
-    }
-  }
+  load_rows(in, sy - k + warp * kR, height, wpr, WordAt{gx}, c);
 
   // Each warp shares the horizontal sums (sum and carry planes) of its top and bottom rows, which
   // it needs itself, so that no warp sums its neighbours' edge rows again.
@@ -117,40 +180,12 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 16 ? 2 : 32 / kWarps)
     edge[p][warp][1][0][lane] = sl;
     edge[p][warp][1][1][lane] = cl;
     __syncthreads();
-    std::uint32_t sa = edge[p][up][1][0][lane], ca = edge[p][up][1][1][lane];
-    const std::uint32_t sd = edge[p][down][0][0][lane], cd = edge[p][down][0][1][lane];
-#pragma unroll
-    for (int r = 0; r < kR; ++r) {
-      std::uint32_t sc, cc;
-      if (r + 2 < kR) {
-        hsum_lanes(c[r + 1], sc, cc);
-      } else if (r + 2 == kR) {
-        sc = sl;
-        cc = cl;
-      } else {
-        sc = sd;
-        cc = cd;
-      }
-      c[r] = Rule::next(sa, ca, sb, cb, sc, cc, c[r], rule);
-      sa = sb;
-      ca = cb;
-      sb = sc;
-      cb = cc;
-    }
+    step_rows<Rule, LaneSums>(c, edge[p][up][1][0][lane], edge[p][up][1][1][lane], sb, cb, sl, cl,
+                              edge[p][down][0][0][lane], edge[p][down][0][1][lane], rule);
   }
 
   if (lane < halo_words || lane >= 32 - halo_words || lane - halo_words >= words_per_row) return;
-  const int written = min(out_rows, rows);
-  const int t0 = warp * kR - k;  // the row within the band of c[0]
-  std::uint32_t* q = out + static_cast<std::size_t>(sy) * wpr + gx;
-  if (t0 >= 0 && t0 + kR <= written) {
-#pragma unroll
-    for (int r = 0; r < kR; ++r) q[(t0 + r) * wpr] = c[r];
-  } else {
-#pragma unroll
-    for (int r = 0; r < kR; ++r)
-      if (t0 + r >= 0 && t0 + r < written) q[(t0 + r) * wpr] = c[r];
-  }
+  store_rows(out + static_cast<std::size_t>(sy) * wpr + gx, warp * kR - k, min(out_rows, rows), wpr, c);
 }
 
 }  // namespace ls::kernels::detail
