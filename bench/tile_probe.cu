@@ -8,11 +8,13 @@
 // The switches of life_tile_bits:
 // - half: a lane's window starts half a word to the left (k <= 16 needs 16 cells of halo a side, not
 //   32), so that a warp writes 31 words instead of 30;
-// - pairs: neighbour warps wait for each other only (a named barrier per pair of warps), not for the
+// - pairs: neighbour warps wait for each other only (1: a named barrier per pair of warps; 2: an
+//   mbarrier per warp that its neighbours wait on, for blocks of more than 16 warps), not for the
 //   whole block;
 // - split: the generation's barrier split into an arrival after a warp publishes its edge sums and a
 //   wait before it reads its neighbours' (an mbarrier), with the rows that need no neighbour between;
 // - mode: the left (1) or right (2) neighbour's shift, or both (3), as multiply-adds on the FMA pipe;
+//   4: no loads (cells made up in registers: how long a launch takes without its load phase);
 // - cluster (life_cluster_bits): C blocks stacked in a thread-block cluster share their edge sums
 //   through distributed shared memory, so that a launch recomputes 2k halo rows of C tiles.
 //
@@ -109,13 +111,13 @@ __device__ __forceinline__ void pair_barrier(int pair) {
   asm volatile("bar.sync %0, 64;" ::"r"(pair + 1) : "memory");
 }
 
-template <class Rule, int kRowsPerWarp, int kWarps, bool kHalf, bool kPairs, bool kSplit, int kMode>
+template <class Rule, int kRowsPerWarp, int kWarps, bool kHalf, int kPairs, bool kSplit, int kMode>
 __global__ void __launch_bounds__(32 * kWarps, kWarps >= 32   ? 1
                                                : kWarps >= 16 ? 2
                                                               : 32 / kWarps)
     life_tile_bits(BitsPair pair, int words_per_row, int height, int first_row, int rows, BitRule rule,
                    int k) {
-  static_assert(!kPairs || kWarps <= 16, "a named barrier per pair of warps: 15 at most");
+  static_assert(kPairs != 1 || kWarps <= 16, "a named barrier per pair of warps: 15 at most");
   constexpr int kTileRows = kRowsPerWarp * kWarps;
   constexpr int kR = kRowsPerWarp;
   const std::uint32_t* __restrict__ in = blockIdx.z ? pair.in[1] : pair.in[0];
@@ -131,7 +133,12 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 32   ? 1
   const std::size_t wpr = static_cast<std::size_t>(words_per_row);
 
   std::uint32_t c[kR];
-  if constexpr (kHalf)
+  if constexpr (kMode == 4) {
+    // No loads: cells made up in registers, for the time a launch takes without its load phase
+    // (its cells are not the launcher's).
+#pragma unroll
+    for (int r = 0; r < kR; ++r) c[r] = (gx * 0x9e3779b9u) ^ ((sy + warp * kR + r) * 0x85ebca6bu);
+  } else if constexpr (kHalf)
     load_rows(in, sy - k + warp * kR, height, wpr, HalfWordAt{gx, gx1}, c);
   else
     load_rows(in, sy - k + warp * kR, height, wpr, WordAt{gx}, c);
@@ -139,6 +146,17 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 32   ? 1
   // [generation parity][warp][top, bottom][sum, carry][lane]
   __shared__ std::uint32_t edge[2][kWarps][2][2][32];
   const int up = warp == 0 ? kWarps - 1 : warp - 1, down = warp == kWarps - 1 ? 0 : warp + 1;
+  // kPairs == 2: an mbarrier per warp and generation parity, which its 32 lanes arrive on once they
+  // published a generation's edges and its two neighbours wait on. One per parity: a warp may arrive
+  // for the generation after the one a neighbour still waits for, never for two more.
+  __shared__ std::uint64_t published[2][kPairs == 2 ? kWarps : 1];
+  if constexpr (kPairs == 2) {
+    if (lane == 0) {
+      mbar_init(&published[0][warp], 32);
+      mbar_init(&published[1][warp], 32);
+    }
+    __syncthreads();
+  }
   if constexpr (kSplit) {
     static_assert(!kPairs, "split or pairs, not both");
     __shared__ std::uint64_t bar;
@@ -191,7 +209,11 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 32   ? 1
     edge[p][warp][0][1][lane] = cb;
     edge[p][warp][1][0][lane] = sl;
     edge[p][warp][1][1][lane] = cl;
-    if constexpr (kPairs) {
+    if constexpr (kPairs == 2) {
+      mbar_arrive(&published[p][warp]);
+      if (warp > 0) mbar_wait(&published[p][warp - 1], (g >> 1) & 1);
+      if (warp < kWarps - 1) mbar_wait(&published[p][warp + 1], (g >> 1) & 1);
+    } else if constexpr (kPairs == 1) {
       // Pairs of an odd lower warp first, then of an even one: every warp's two waits are matched.
       if (warp & 1) {
         if (warp < kWarps - 1) pair_barrier(warp);
@@ -292,7 +314,7 @@ Variant clustered(const char* name) {
   return {name, false, R, W, life_cluster_bits<RuntimeRule<true>, R, W, C>, C};
 }
 
-template <bool kHalf, bool kPairs, bool kSplit, int kMode, int R, int W>
+template <bool kHalf, int kPairs, bool kSplit, int kMode, int R, int W>
 Variant make(const char* name) {
   return {name, kHalf, R, W,
           ls::kernels::detail::life_tile_bits<ls::kernels::detail::RuntimeRule<true>, R, W, kHalf, kPairs,
@@ -300,16 +322,22 @@ Variant make(const char* name) {
 }
 
 std::vector<Variant> variants() {
-  return {make<false, false, false, 0, 32, 16>("as the product"),
-          make<false, false, false, 0, 26, 16>("as the product"),
-          make<true, false, false, 0, 32, 16>("half"),
-          make<true, false, false, 0, 30, 16>("half"),
-          make<false, true, false, 0, 32, 16>("pairs"),
-          make<false, false, true, 0, 32, 16>("split"),
-          make<false, false, true, 0, 32, 32>("split"),
-          make<false, false, false, 1, 32, 16>("imad-left"),
-          make<false, false, false, 2, 32, 16>("imad-right"),
-          make<false, false, false, 3, 32, 16>("imad-both"),
+  return {make<false, 0, false, 0, 32, 16>("as the product"),
+          make<false, 0, false, 0, 26, 16>("as the product"),
+          make<true, 0, false, 0, 32, 16>("half"),
+          make<true, 0, false, 0, 30, 16>("half"),
+          make<false, 1, false, 0, 32, 16>("pairs"),
+          make<false, 2, false, 0, 32, 16>("neighbours"),
+          make<false, 2, false, 0, 32, 32>("neighbours"),
+          make<false, 2, false, 0, 30, 32>("neighbours"),
+          make<true, 2, false, 0, 32, 32>("neighbours+half"),
+          make<false, 0, false, 4, 32, 16>("no loads"),
+          make<false, 2, false, 4, 32, 32>("neighbours, no loads"),
+          make<false, 0, true, 0, 32, 16>("split"),
+          make<false, 0, true, 0, 32, 32>("split"),
+          make<false, 0, false, 1, 32, 16>("imad-left"),
+          make<false, 0, false, 2, 32, 16>("imad-right"),
+          make<false, 0, false, 3, 32, 16>("imad-both"),
           clustered<32, 16, 2>("cluster of 2"),
           clustered<32, 16, 4>("cluster of 4"),
           clustered<26, 16, 2>("cluster of 2"),
@@ -353,7 +381,7 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaFuncGetAttributes(&attr, v.kernel));
     int per_sm = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.kernel, 32 * v.warps, 0));
-    std::printf("%2d %-15s %2dx%-2d %3d registers %3d local bytes %d blocks a multiprocessor\n",
+    std::printf("%2d %-20s %2dx%-2d %3d registers %3d local bytes %d blocks a multiprocessor\n",
                 static_cast<int>(&v - all.data()), v.name, v.rows_per_warp, v.warps, attr.numRegs,
                 static_cast<int>(attr.localSizeBytes), per_sm);
   }
@@ -380,7 +408,7 @@ int main(int argc, char** argv) {
       const unsigned long long wrong = ls::probe::differing_words(b, c, words);
       const double r = ls::probe::rate(
           [&](const std::uint32_t* in, std::uint32_t* out) { launch(v, in, out, n); }, b, c, n, n, kK);
-      std::printf("%6d^2 %-15s %2dx%-2d %.3e (%.3fx)  words differing %llu\n", n, v.name, v.rows_per_warp,
+      std::printf("%6d^2 %-20s %2dx%-2d %.3e (%.3fx)  words differing %llu\n", n, v.name, v.rows_per_warp,
                   v.warps, r, r / base, wrong);
     }
     std::printf("%6d^2 k=%d launcher again %.3e\n", n, kK, ls::probe::rate(block, b, c, n, n, kK));
