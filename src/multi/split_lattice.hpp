@@ -198,6 +198,9 @@ class SplitLattice : NonCopyable {
   /// Steps `rows` rows starting at `in` as a torus of their own into `out`.
   void launch_window(const void* in, void* out, int rows, int generations, cudaStream_t stream) const;
   void enqueue_launch(BandState& s, int generations);
+  /// Before a launch writes buffer parity `out`: the first write after the neighbours read it waits
+  /// for them (across GPUs); the launches after it follow it on the band's stream.
+  void wait_for_readers(BandState& s, int band, std::size_t out);
   void enqueue_launch_edges_first(BandState& s, int band, int generations, int per_exchange,
                                   const StepHooks* marks);
   /// Edges first: both edge windows of buffer `in` stepped into the edge buffers of parity `out`.

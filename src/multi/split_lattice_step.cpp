@@ -35,6 +35,12 @@ void SplitLattice::enqueue_launch(BandState& s, int generations) {
                 s.stream.get());
 }
 
+void SplitLattice::wait_for_readers(BandState& s, int band, std::size_t out) {
+  if (!s.plain_read[out]) return;
+  exchange_->before_write(band, static_cast<int>(out));
+  s.plain_read[out] = false;
+}
+
 void SplitLattice::enqueue_launch_edges_first(BandState& s, int band, int generations, int per_exchange,
                                               const StepHooks* marks) {
   const std::size_t in = static_cast<std::size_t>(s.front);
@@ -43,10 +49,7 @@ void SplitLattice::enqueue_launch_edges_first(BandState& s, int band, int genera
   const cudaStream_t edge = s.edge_stream.get();
   // The edge stream starts behind everything the band's stream holds (the last launch's edge rows
   // copied in, before_write's waits for the neighbours).
-  if (s.plain_read[out]) {
-    exchange_->before_write(band, static_cast<int>(out));
-    s.plain_read[out] = false;
-  }
+  wait_for_readers(s, band, out);
   s.launch_start.record(main);
   CUDA_CHECK(cudaStreamWaitEvent(edge, s.launch_start.get(), 0));
   exchange_->before_write_edges(band, static_cast<int>(out));
@@ -150,13 +153,7 @@ void SplitLattice::step(int generations, const StepHooks& hooks) {
         enqueue_launch_edges_first(s, band, g, per_exchange, marks);
         s.front = 1 - s.front;
       } else {
-        // Only the first launch into a parity after its neighbours read it waits for them (across
-        // GPUs): the launches after it follow it on the band's stream.
-        const std::size_t out = static_cast<std::size_t>(1 - s.front);
-        if (s.plain_read[out]) {
-          exchange_->before_write(band, static_cast<int>(out));
-          s.plain_read[out] = false;
-        }
+        wait_for_readers(s, band, static_cast<std::size_t>(1 - s.front));
         enqueue_launch(s, g);
         s.front = 1 - s.front;
         if (exchange) {
