@@ -8,9 +8,9 @@
 // The switches of life_tile_bits:
 // - half: a lane's window starts half a word to the left (k <= 16 needs 16 cells of halo a side, not
 //   32), so that a warp writes 31 words instead of 30;
-// - pairs: neighbour warps wait for each other only (1: a named barrier per pair of warps; 2: an
-//   mbarrier per warp that its neighbours wait on, for blocks of more than 16 warps), not for the
-//   whole block;
+// - pairs: neighbour warps wait for each other only (1: a named barrier per pair of warps, 15 at
+//   most; 2: an mbarrier per warp and parity that its neighbours wait on, any number of warps), not
+//   for the whole block;
 // - split: the generation's barrier split into an arrival after a warp publishes its edge sums and a
 //   wait before it reads its neighbours' (an mbarrier), with the rows that need no neighbour between;
 // - mode: the left (1) or right (2) neighbour's shift, or both (3), as multiply-adds on the FMA pipe;
@@ -38,9 +38,9 @@
 
 namespace ls::kernels::detail {
 
-/// The block's generation barrier as an mbarrier in shared memory (sm_90: try_wait), split into an
-/// arrival (after a warp publishes its edges) and a wait (before it reads its neighbours'), so that
-/// the rows between need no neighbour and fill the wait.
+/// An mbarrier in shared memory (sm_90: try_wait), its arrival and its wait apart: the split
+/// generation barrier (arrive after a warp publishes its edges, wait before it reads its
+/// neighbours', the rows between need no neighbour) and the neighbour warps' barriers (pairs == 2).
 __device__ __forceinline__ void mbar_init(std::uint64_t* bar, unsigned count) {
   asm volatile(
       "mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(bar))),
@@ -145,7 +145,11 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 32   ? 1
 
   // [generation parity][warp][top, bottom][sum, carry][lane]
   __shared__ std::uint32_t edge[2][kWarps][2][2][32];
-  const int up = warp == 0 ? kWarps - 1 : warp - 1, down = warp == kWarps - 1 ? 0 : warp + 1;
+  // The top and bottom warps read garbage the k halo rows absorb: the block's other end after a
+  // barrier of the whole block, their own edges where only neighbours wait (no race with a warp
+  // they do not wait for).
+  const int up = warp > 0 ? warp - 1 : (kPairs ? 0 : kWarps - 1);
+  const int down = warp < kWarps - 1 ? warp + 1 : (kPairs ? kWarps - 1 : 0);
   // kPairs == 2: an mbarrier per warp and generation parity, which its 32 lanes arrive on once they
   // published a generation's edges and its two neighbours wait on. One per parity: a warp may arrive
   // for the generation after the one a neighbour still waits for, never for two more.

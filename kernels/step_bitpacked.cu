@@ -36,6 +36,9 @@ constexpr int kSmallTilesPerSm = 3;
 /// the base shapes' choices are measured (bench/NOTES.md); a model's 1% is within its error.
 constexpr double kFillingGain = 0.98;
 
+/// The most blocks a grid holds in y (its bands).
+constexpr long long kMaxGridY = 65535;
+
 /// The shape set_bitpacked_shape asked for; -1: the model chooses.
 std::atomic<int> set_shape{-1};
 
@@ -107,6 +110,7 @@ LaunchPlan plan(int width, int height, int k, int halo_words, int forced, int si
     const int out_rows = tile_rows - 2 * k;
     if (out_rows < 16 || (forced >= 0 && i != forced)) continue;  // every k <= 64 fits {32, 16}
     const long long bands = height >= out_rows ? (height + out_rows - 1) / out_rows : 1;
+    if (bands > kMaxGridY) continue;  // a forced short tile on a tall lattice: the launch could not start
     const long long per_sm = (strips * bands + occ.sms - 1) / occ.sms;
     const double warps = static_cast<double>(std::min<long long>(per_sm, occ.blocks[i]) * kShapes[i].warps);
     const double cost = static_cast<double>(per_sm * tile_rows) / std::min(1.0, warps / 24.0);

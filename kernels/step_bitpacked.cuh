@@ -1,8 +1,8 @@
-// step_bitpacked.cuh — the `bitpacked` kernel, life_step_bits (private to kernels/): compiled by
-// nvcc into step_bitpacked.cu for B3/S23 and for a rule read at run time, and by NVRTC at run time
-// for one rule whose masks are compile-time constants (rule_kernels.cpp), whose logic is then that
-// rule's own network. It includes nothing but <cstddef>, <cstdint> and life_device.cuh: NVRTC sees
-// no CUDA runtime header.
+// step_bitpacked.cuh — the `bitpacked` kernel, life_step_bits (private to kernels/ and the bench
+// probes, which reuse its warp helpers): compiled by nvcc into step_bitpacked.cu for B3/S23 and for
+// a rule read at run time, and by NVRTC at run time for one rule whose masks are compile-time
+// constants (rule_kernels.cpp), whose logic is then that rule's own network. It includes nothing
+// but <cstddef>, <cstdint> and life_device.cuh: NVRTC sees no CUDA runtime header.
 //
 // One bit per cell (32-bit words, the host Lattice's layout), k generations per launch (1..64) by
 // temporal blocking in registers. A block is kWarps warps stacked vertically; each lane holds one
@@ -61,7 +61,7 @@ struct FixedRule {
   }
 };
 
-/// The horizontal sums of a lane's word with its neighbour lanes' (the product's shifts).
+/// The horizontal sums of a lane's word with its neighbour lanes' (shuffles and funnel shifts).
 struct LaneSums {
   __device__ __forceinline__ static void sum(std::uint32_t w, std::uint32_t& s, std::uint32_t& c) {
     hsum_lanes(w, s, c);
@@ -76,8 +76,8 @@ struct WordAt {
   }
 };
 
-/// Loads a warp's kR rows from row y0 on, each row's word as `word` takes it from the row; only
-/// rows across the torus's top or bottom edge (y0 < 0 or past height) wrap, row by row.
+/// Loads a warp's kR rows from row y0 on, each row's word as `word` takes it from the row. A warp
+/// whose rows cross the torus's top or bottom edge (y0 < 0 or past height) wraps each row index.
 template <int kR, class Word>
 __device__ __forceinline__ void load_rows(const std::uint32_t* __restrict__ in, int y0, int height,
                                           std::size_t wpr, Word word, std::uint32_t (&c)[kR]) {

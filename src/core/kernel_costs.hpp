@@ -18,7 +18,8 @@ struct KernelCost {
   /// The lattice read and written once per launch: the bytes one launch must move per cell.
   double bytes_per_cell_per_launch;
   /// ALU-pipe instructions (per thread, so one per lane) per cell and generation, as executed: the
-  /// B3/S23 kernel, and the general kernel other rules run. Counted at 16384², k = 16 for the
+  /// B3/S23 kernel, and the kernels other rules run (for `bitpacked`, a kernel compiled for the
+  /// rule, its network's cost measured on B36/S23). Counted at 16384², k = 16 for the
   /// kernels that iterate (what a launch recomputes in its halo included), k = 1 for the others.
   double alu_per_cell_life;
   double alu_per_cell_other;

@@ -44,7 +44,7 @@ TEST(KernelCosts, IteratingInALaunchSharesItsBytesAndMeetsTheIssueWall) {
               2.76e13 * kernel_cost(Variant::bitpacked).alu_per_cell_life / h100().alu_ops_per_s(), 1e-12);
 }
 
-TEST(KernelCosts, AnotherRuleCountsTheGeneralKernelsInstructions) {
+TEST(KernelCosts, AnotherRuleCountsItsOwnKernelsInstructions) {
   const Rule b36 = parse_rule("B36/S23");
   const RooflinePoint p = roofline_point(Variant::bitpacked, b36, 16, 1e13, h100());
   EXPECT_DOUBLE_EQ(p.alu_per_cell, kernel_cost(Variant::bitpacked).alu_per_cell_other);

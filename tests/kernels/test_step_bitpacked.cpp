@@ -51,6 +51,25 @@ TEST(BitpackedShapes, EveryBlockShapeEqualsTheCpuReference) {
   }
 }
 
+// A forced shape whose bands would not fit a grid (65535 in y) gives way to one that does: the
+// smallest tile at k = 24 holds 16 output rows, so a lattice 1048576 tall would need 65536 bands.
+TEST(BitpackedShapes, AForcedShapeTooShortForATallLatticeGivesWay) {
+  SKIP_WITHOUT_DEVICE();
+  struct ModelChooses {
+    ~ModelChooses() { ls::kernels::set_bitpacked_shape(-1); }
+  } model_chooses;
+  const ls::kernels::BitpackedShape small = ls::kernels::bitpacked_shape(0);
+  constexpr int kK = 24, kHeight = 1048576;
+  ASSERT_EQ(small.rows_per_warp * small.warps - 2 * kK, 16);
+  ls::kernels::set_bitpacked_shape(0);
+  const ls::kernels::BitpackedPlan plan = ls::kernels::bitpacked_launch_plan(64, kHeight, kK);
+  EXPECT_GT(plan.tile_rows, small.rows_per_warp * small.warps);
+  Lattice want = Lattice::random(64, kHeight, 0.3, 77);
+  const Lattice got = run_on_device(Variant::bitpacked, want, Rule::life(), kK, kK);
+  ls::cpu_run(want, Rule::life(), kK);
+  EXPECT_TRUE(got == want) << first_difference(got, want);
+}
+
 // A block shape outside the launcher's set is refused and keeps the setting (no device needed).
 TEST(BitpackedShapes, AShapeOutsideTheSetIsRefused) {
   const int shapes = ls::kernels::bitpacked_shape_count();
