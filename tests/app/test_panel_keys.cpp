@@ -15,9 +15,9 @@
 #include "app/app_settings.hpp"
 #include "app/input.hpp"
 #include "control/scene.hpp"
-#include "support/app_test_util.hpp"
 #include "core/cpu_engine.hpp"
 #include "render/tile_pixels.hpp"
+#include "support/app_test_util.hpp"
 #include "ui/panel.hpp"
 #include "view/view.hpp"
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "support/app_test_util.hpp"
 #include "render/window.hpp"
+#include "support/app_test_util.hpp"
 
 namespace ls::test {
 namespace {
