@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.cuh"
 #include "core/rule.hpp"
 #include "core/splitmix.hpp"
 #include "kernels/cuda_check.hpp"
@@ -58,53 +59,12 @@ class Buffer {
   void* p_ = nullptr;
 };
 
-class Events {
- public:
-  Events() {
-    CUDA_CHECK(cudaEventCreate(&a_));
-    CUDA_CHECK(cudaEventCreate(&b_));
-  }
-  ~Events() {
-    cudaEventDestroy(a_);
-    cudaEventDestroy(b_);
-  }
-  template <class F>
-  float time_ms(cudaStream_t s, F&& work) {
-    CUDA_CHECK(cudaEventRecord(a_, s));
-    work();
-    CUDA_CHECK(cudaEventRecord(b_, s));
-    CUDA_CHECK(cudaEventSynchronize(b_));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, a_, b_));
-    return ms;
-  }
-
- private:
-  cudaEvent_t a_, b_;
-};
-
-/// Median over `samples` of the time per call of `step`, batching calls so a sample lasts >= 2 ms.
-template <class F>
-double median_ms(cudaStream_t s, int samples, F&& step) {
-  Events ev;
-  for (int i = 0; i < 2; ++i) step();  // warm-up: module load, caches, clocks
-  const float probe = ev.time_ms(s, [&] { step(); });
-  const int batch = std::clamp(static_cast<int>(2.0 / std::max(probe, 1e-4f)) + 1, 1, 2000);
-  std::vector<double> t;
-  for (int i = 0; i < samples; ++i)
-    t.push_back(ev.time_ms(s, [&] {
-      for (int j = 0; j < batch; ++j) step();
-    }) / batch);
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 /// The memory roof: GB/s of a large device-to-device copy, counting bytes read plus written.
 double copy_roof_gbps(cudaStream_t s, int samples) {
   const std::size_t bytes = std::size_t{1} << 30;
   Buffer a(bytes), b(bytes);
   CUDA_CHECK(cudaMemsetAsync(a.get(), 1, bytes, s));
-  const double ms = median_ms(
+  const double ms = ls::probe::median_ms(
       s, samples, [&] { CUDA_CHECK(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, s)); });
   return 2.0 * bytes / (ms * 1e-3) / 1e9;
 }
@@ -191,7 +151,7 @@ int main(int argc, char** argv) try {
             throw ls::InputError("unknown variant " + v);
           std::swap(front, back);
         };
-        const double ms = median_ms(s, samples, step);
+        const double ms = ls::probe::median_ms(s, samples, step);
         const double cups = static_cast<double>(n) * n * k / (ms * 1e-3);
         if (v == "naive") naive_cups[n] = cups;
         rows.push_back({v, n, k, ms, cups});

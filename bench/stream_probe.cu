@@ -1,6 +1,6 @@
 // stream_probe.cu — `ls_stream_probe`: a streaming bitpacked kernel (below) against the launcher's
 // block kernel, B3/S23, k = 16: whether both give the same cells, and the cell updates/s of each,
-// for runs of two lengths (one and two waves of warps), median of 5 repeats of 10 launches after a
+// for runs of two lengths (one and two waves of warps), median of 7 samples of at least 2 ms after a
 // warm-up. Compile definitions: LEVELS (default 16), the generations a launch of the kernel steps
 // (k = 16 then takes 16 / LEVELS launches); MIN_BLOCKS (default 4: 128 registers at 16 levels, the
 // fastest measured) bounds its registers for that many blocks a multiprocessor. Measured, and not
@@ -30,11 +30,11 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.cuh"
 #include "kernels/cuda_check.hpp"
 #include "kernels/life_device.cuh"
 #include "kernels/life_kernels.hpp"
 #include "kernels/step_bitpacked.cuh"
-#include "probe_common.cuh"
 
 namespace ls::kernels::detail {
 

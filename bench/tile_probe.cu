@@ -1,7 +1,7 @@
 // tile_probe.cu — `ls_tile_probe`: variants of the bitpacked block kernel (life_step_bits, whose design
 // the kernel below repeats: edge rows' horizontal sums shared between warps, loads and stores tested
 // per warp, not per row) against the launcher's, B3/S23, k = 16: whether each gives the launcher's
-// cells, and the cell updates/s of each, median of 5 repeats of 10 launches after a warm-up.
+// cells, and the cell updates/s of each, median of 7 samples of at least 2 ms after a warm-up.
 // Measured, and not kept in the product: bench/NOTES.md "`bitpacked`: edge sums shared, and what
 // else was tried".
 //
@@ -30,11 +30,11 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.cuh"
 #include "kernels/cuda_check.hpp"
 #include "kernels/life_device.cuh"
 #include "kernels/life_kernels.hpp"
 #include "kernels/step_bitpacked.cuh"
-#include "probe_common.cuh"
 
 namespace ls::kernels::detail {
 
@@ -169,34 +169,13 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 32   ? 1
     for (int g = 0; g < k; ++g) {
       const int p = g & 1;
       std::uint32_t s0, c0, s1, c1, sm, cm, sl, cl;
-      hsum_m<kMode>(c[0], s0, c0);
-      hsum_m<kMode>(c[kR - 1], sl, cl);
-      edge[p][warp][0][0][lane] = s0;
-      edge[p][warp][0][1][lane] = c0;
-      edge[p][warp][1][0][lane] = sl;
-      edge[p][warp][1][1][lane] = cl;
+      publish_edge_sums<ModeSums<kMode>>(c, edge[p][warp], lane, s0, c0, sl, cl);
       mbar_arrive(&bar);
       hsum_m<kMode>(c[1], s1, c1);
       hsum_m<kMode>(c[kR - 2], sm, cm);
-      std::uint32_t sa = s0, ca = c0, sb = s1, cb = c1;
-#pragma unroll
-      for (int r = 1; r < kR - 1; ++r) {
-        std::uint32_t sc, cc;
-        if (r + 1 < kR - 2) {
-          hsum_m<kMode>(c[r + 1], sc, cc);
-        } else if (r + 1 == kR - 2) {
-          sc = sm;
-          cc = cm;
-        } else {
-          sc = sl;
-          cc = cl;
-        }
-        c[r] = Rule::next(sa, ca, sb, cb, sc, cc, c[r], rule);
-        sa = sb;
-        ca = cb;
-        sb = sc;
-        cb = cc;
-      }
+      // Rows 1..kR-2 need no neighbour warp: the warp's own rows 0 and kR-1 are above and below them.
+      std::uint32_t(&inner)[kR - 2] = *reinterpret_cast<std::uint32_t(*)[kR - 2]>(&c[1]);
+      step_rows<Rule, ModeSums<kMode>>(inner, s0, c0, s1, c1, sm, cm, sl, cl, rule);
       mbar_wait(&bar, p);
       const std::uint32_t su = edge[p][up][1][0][lane], cu = edge[p][up][1][1][lane];
       const std::uint32_t sd = edge[p][down][0][0][lane], cd = edge[p][down][0][1][lane];
@@ -207,12 +186,7 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 32   ? 1
   for (int g = 0; g < (kSplit ? 0 : k); ++g) {
     const int p = g & 1;
     std::uint32_t sb, cb, sl, cl;
-    hsum_m<kMode>(c[0], sb, cb);
-    hsum_m<kMode>(c[kR - 1], sl, cl);
-    edge[p][warp][0][0][lane] = sb;
-    edge[p][warp][0][1][lane] = cb;
-    edge[p][warp][1][0][lane] = sl;
-    edge[p][warp][1][1][lane] = cl;
+    publish_edge_sums<ModeSums<kMode>>(c, edge[p][warp], lane, sb, cb, sl, cl);
     if constexpr (kPairs == 2) {
       mbar_arrive(&published[p][warp]);
       if (warp > 0) mbar_wait(&published[p][warp - 1], (g >> 1) & 1);
@@ -277,12 +251,7 @@ __global__ void __launch_bounds__(32 * kWarps, 2)
   for (int g = 0; g < k; ++g) {
     const int p = g & 1;
     std::uint32_t sb, cb, sl, cl;
-    hsum_lanes(c[0], sb, cb);
-    hsum_lanes(c[kR - 1], sl, cl);
-    edge[p][warp][0][0][lane] = sb;
-    edge[p][warp][0][1][lane] = cb;
-    edge[p][warp][1][0][lane] = sl;
-    edge[p][warp][1][1][lane] = cl;
+    publish_edge_sums<LaneSums>(c, edge[p][warp], lane, sb, cb, sl, cl);
     cluster.sync();
     step_rows<Rule, LaneSums>(c, up_edge[p * kParity + lane], up_edge[p * kParity + 32 + lane], sb, cb, sl,
                               cl, down_edge[p * kParity + lane], down_edge[p * kParity + 32 + lane], rule);

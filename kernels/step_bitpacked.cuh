@@ -95,6 +95,21 @@ __device__ __forceinline__ void load_rows(const std::uint32_t* __restrict__ in, 
   }
 }
 
+/// Sums a warp's top and bottom rows horizontally, (sb, cb) and (sl, cl), and publishes both in its
+/// slot of the block's edge exchange ([top, bottom][sum, carry][lane]) for its neighbour warps.
+template <class Sums, int kR>
+__device__ __forceinline__ void publish_edge_sums(const std::uint32_t (&c)[kR],
+                                                  std::uint32_t (&slot)[2][2][32], int lane,
+                                                  std::uint32_t& sb, std::uint32_t& cb, std::uint32_t& sl,
+                                                  std::uint32_t& cl) {
+  Sums::sum(c[0], sb, cb);
+  Sums::sum(c[kR - 1], sl, cl);
+  slot[0][0][lane] = sb;
+  slot[0][1][lane] = cb;
+  slot[1][0][lane] = sl;
+  slot[1][1][lane] = cl;
+}
+
 /// Steps a warp's kR rows one generation: (sa, ca) are the horizontal sums of the row above them,
 /// (sb, cb) of their first row, (sl, cl) of their last and (sd, cd) of the row below.
 template <class Rule, class Sums, int kR>
@@ -173,12 +188,7 @@ __global__ void __launch_bounds__(32 * kWarps, kWarps >= 16 ? 2 : 32 / kWarps)
   for (int g = 0; g < k; ++g) {
     const int p = g & 1;
     std::uint32_t sb, cb, sl, cl;
-    hsum_lanes(c[0], sb, cb);
-    hsum_lanes(c[kR - 1], sl, cl);
-    edge[p][warp][0][0][lane] = sb;
-    edge[p][warp][0][1][lane] = cb;
-    edge[p][warp][1][0][lane] = sl;
-    edge[p][warp][1][1][lane] = cl;
+    publish_edge_sums<LaneSums>(c, edge[p][warp], lane, sb, cb, sl, cl);
     __syncthreads();
     step_rows<Rule, LaneSums>(c, edge[p][up][1][0][lane], edge[p][up][1][1][lane], sb, cb, sl, cl,
                               edge[p][down][0][0][lane], edge[p][down][0][1][lane], rule);

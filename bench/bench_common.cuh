@@ -1,5 +1,7 @@
-// probe_common.cuh — what the bitpacked kernel probes (stream_probe.cu, tile_probe.cu) share: a random
-// soup, a count of the words two lattices differ in, and the cell updates/s of a launch.
+// bench_common.cuh — what the kernel harness (kernel_bench.cu) and the bitpacked kernel probes
+// (stream_probe.cu, tile_probe.cu) share: the median time of a step timed with CUDA events, and for
+// the probes a random soup, a count of the words two lattices differ in and the cell updates/s of a
+// launch.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -62,29 +64,60 @@ inline unsigned long long differing_words(const std::uint32_t* a, const std::uin
   return wrong;
 }
 
-/// Cell updates/s of launch(in, out) stepping a width x height lattice k generations: the median of
-/// 5 repeats of 10 launches (ping-pong between a and b) after 4 to warm up, timed with CUDA events.
+/// Two CUDA events that time the work enqueued between them.
+class Events {
+ public:
+  Events() {
+    CUDA_CHECK(cudaEventCreate(&a_));
+    CUDA_CHECK(cudaEventCreate(&b_));
+  }
+  ~Events() {
+    cudaEventDestroy(a_);
+    cudaEventDestroy(b_);
+  }
+  Events(const Events&) = delete;
+  Events& operator=(const Events&) = delete;
+  template <class F>
+  float time_ms(cudaStream_t s, F&& work) {
+    CUDA_CHECK(cudaEventRecord(a_, s));
+    work();
+    CUDA_CHECK(cudaEventRecord(b_, s));
+    CUDA_CHECK(cudaEventSynchronize(b_));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, a_, b_));
+    return ms;
+  }
+
+ private:
+  cudaEvent_t a_, b_;
+};
+
+/// Median over `samples` of the time per call of `step`, batching calls so a sample lasts >= 2 ms.
+template <class F>
+double median_ms(cudaStream_t s, int samples, F&& step) {
+  Events ev;
+  for (int i = 0; i < 2; ++i) step();  // warm-up: module load, caches, clocks
+  const float probe = ev.time_ms(s, [&] { step(); });
+  const int batch = std::clamp(static_cast<int>(2.0 / std::max(probe, 1e-4f)) + 1, 1, 2000);
+  std::vector<double> t;
+  for (int i = 0; i < samples; ++i)
+    t.push_back(ev.time_ms(s, [&] {
+      for (int j = 0; j < batch; ++j) step();
+    }) / batch);
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+/// Cell updates/s of launch(in, out) stepping a width x height lattice k generations on the default
+/// stream, its calls going back and forth between a and b: the median of 7 samples (median_ms).
 template <class F>
 double rate(F launch, std::uint32_t* a, std::uint32_t* b, int width, int height, int k) {
-  cudaEvent_t e0, e1;
-  CUDA_CHECK(cudaEventCreate(&e0));
-  CUDA_CHECK(cudaEventCreate(&e1));
-  constexpr int kLaunches = 10;
-  for (int i = 0; i < 4; ++i) launch(i % 2 ? b : a, i % 2 ? a : b);
-  std::vector<double> ms;
-  for (int r = 0; r < 5; ++r) {
-    CUDA_CHECK(cudaEventRecord(e0));
-    for (int i = 0; i < kLaunches; ++i) launch(i % 2 ? b : a, i % 2 ? a : b);
-    CUDA_CHECK(cudaEventRecord(e1));
-    CUDA_CHECK(cudaEventSynchronize(e1));
-    float t = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&t, e0, e1));
-    ms.push_back(t / kLaunches);
-  }
-  std::sort(ms.begin(), ms.end());
-  CUDA_CHECK(cudaEventDestroy(e0));
-  CUDA_CHECK(cudaEventDestroy(e1));
-  return static_cast<double>(width) * height * k / (ms[2] * 1e-3);
+  int i = 0;
+  const double ms = median_ms(nullptr, 7, [&] {
+    launch(i % 2 ? b : a, i % 2 ? a : b);
+    ++i;
+  });
+  return static_cast<double>(width) * height * k / (ms * 1e-3);
 }
 
 }  // namespace ls::probe
